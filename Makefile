@@ -1,0 +1,108 @@
+# leftmost: `make run` boots the kernel in QEMU, `make test` runs every test.
+# Both first install whatever the host is missing (tools/deps.sh).
+
+SHELL   := bash
+BUILD   ?= build
+CC      ?= gcc
+LD      := ld
+NASM    := nasm
+PYTHON  := python3
+
+# What `make run` boots (see README.md).
+SMP     ?= 4
+MEM     ?= 512M
+ACCEL   ?= auto
+MACHINE ?= pc
+UEFI    ?= 0
+CMDLINE ?=
+OPT     ?= -O2
+
+ifeq ($(origin CC),default)
+CC := gcc
+endif
+ifneq ($(findstring clang,$(CC)),)
+TARGET_FLAGS := --target=x86_64-unknown-none-elf
+endif
+
+# A freestanding kernel: no libc, no red zone (interrupts would clobber it),
+# no SSE (its registers are not saved), the kernel code model for the top
+# 2 GiB, and frame pointers for our own backtraces.
+KERNEL_CFLAGS := $(TARGET_FLAGS) -std=gnu11 $(OPT) -g -Wall -Wextra -Werror \
+	-ffreestanding -fno-builtin -nostdlib -fno-pic -fno-pie -mcmodel=kernel \
+	-mno-red-zone -mgeneral-regs-only -fno-stack-protector -fcf-protection=none \
+	-fno-omit-frame-pointer -fno-asynchronous-unwind-tables -I. -MMD -MP
+# The 32-bit boot code and its data share one RWX segment, on purpose.
+LDFLAGS := --no-warn-rwx-segments -n -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T linker.ld
+NASMFLAGS := -f elf64 -g -F dwarf -I.
+
+C_SRCS   := $(wildcard arch/x86_64/*.c kernel/*.c lib/*.c)
+ASM_SRCS := $(wildcard boot/*.asm arch/x86_64/*.asm)
+OBJS     := $(C_SRCS:%.c=$(BUILD)/%.o) $(ASM_SRCS:%.asm=$(BUILD)/%.o)
+ELF      := $(BUILD)/leftmost.elf
+ISO      := $(BUILD)/leftmost.iso
+
+.PHONY: all run test test-matrix host-test kernel-tests clang-build deps clean
+all: $(ISO)
+
+deps:
+	@tools/deps.sh
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(KERNEL_CFLAGS) -c $< -o $@
+
+$(BUILD)/%.o: %.asm boot/layout.inc
+	@mkdir -p $(dir $@)
+	$(NASM) $(NASMFLAGS) $< -o $@
+
+# The symbol table for backtraces takes two links: the first (with an empty
+# table) tells tools/ksyms.py every function's address; the second adds the
+# table after all code, so no function moves, which the cmp checks.
+$(BUILD)/ksyms-empty.c: tools/ksyms.py
+	@mkdir -p $(BUILD)
+	$(PYTHON) tools/ksyms.py < /dev/null > $@
+$(BUILD)/ksyms.c: $(BUILD)/leftmost.pass1.elf tools/ksyms.py
+	nm -n $< | $(PYTHON) tools/ksyms.py > $@
+$(BUILD)/ksyms.o $(BUILD)/ksyms-empty.o: $(BUILD)/%.o: $(BUILD)/%.c
+	$(CC) $(KERNEL_CFLAGS) -c $< -o $@
+$(BUILD)/leftmost.pass1.elf: $(OBJS) $(BUILD)/ksyms-empty.o linker.ld
+	$(LD) $(LDFLAGS) -o $@ $(OBJS) $(BUILD)/ksyms-empty.o
+$(ELF): $(OBJS) $(BUILD)/ksyms.o linker.ld
+	$(LD) $(LDFLAGS) -o $@ $(OBJS) $(BUILD)/ksyms.o
+	@nm -n $(BUILD)/leftmost.pass1.elf | grep ' [Tt] ' > $(BUILD)/text-syms.pass1
+	@nm -n $@ | grep ' [Tt] ' > $(BUILD)/text-syms.final
+	@cmp -s $(BUILD)/text-syms.pass1 $(BUILD)/text-syms.final || \
+		{ echo "ksyms: functions moved between the two links; see linker.ld"; exit 1; }
+	@grub-file --is-x86-multiboot2 $@ || { echo "$@: GRUB finds no multiboot2 header"; exit 1; }
+
+# The ISO carries the command line in its GRUB menu; mkiso.sh rebuilds it
+# whenever the kernel or CMDLINE changes.
+$(ISO): $(ELF) FORCE
+	@tools/mkiso.sh $(ELF) $@ "$(CMDLINE)"
+FORCE:
+
+run: deps $(ISO)
+	@$(PYTHON) tools/qemu.py --iso $(ISO) --smp $(SMP) --mem $(MEM) --accel $(ACCEL) \
+		--machine $(MACHINE) $(if $(filter 1,$(UEFI)),--uefi)
+
+-include tests/host.mk
+
+# The same kernel must build with clang too.
+clang-build:
+	@$(MAKE) --no-print-directory CC=clang BUILD=$(BUILD)/clang $(BUILD)/clang/leftmost.elf
+
+test: deps
+	@mkdir -p $(BUILD)
+	@$(MAKE) --no-print-directory host-test 2>&1 | tee $(BUILD)/host-test.log; \
+		test $${PIPESTATUS[0]} -eq 0 || exit 1
+	@$(MAKE) --no-print-directory clang-build
+	@$(MAKE) --no-print-directory $(ELF)
+	@$(PYTHON) tools/runtests.py --suite default --elf $(ELF) --host-summary $(BUILD)/host-test.log
+
+test-matrix: deps $(ELF)
+	@$(PYTHON) tools/runtests.py --suite matrix --elf $(ELF)
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(OBJS:.o=.d) $(BUILD)/ksyms.d $(BUILD)/ksyms-empty.d

@@ -1,0 +1,36 @@
+; Instructions that are allowed to fault. Each entry of the `extable` section
+; pairs a faulting instruction with the place to resume at; trap.c looks the
+; faulting RIP up there before it declares a fault fatal. Later, copying from
+; user memory uses the same mechanism.
+
+bits 64
+section .text
+
+; int safe_read_u64(const void *addr, uint64_t *out): 0, or -EFAULT (-14)
+; when addr is not mapped. Backtraces use it so a corrupt frame pointer
+; cannot take the panic path down with it.
+global safe_read_u64
+safe_read_u64:
+.load:
+	mov rax, [rdi]
+	mov [rsi], rax
+	xor eax, eax
+	ret
+.fault:
+	mov eax, -14
+	ret
+
+; int probe_invalid_opcode(void): executes ud2; returns -EFAULT once the
+; trap handler has resumed it. Used by the exception-path test.
+global probe_invalid_opcode
+probe_invalid_opcode:
+.ud:
+	ud2
+.fault:
+	mov eax, -14
+	ret
+
+section extable progbits alloc noexec nowrite align=8
+align 8
+	dq safe_read_u64.load, safe_read_u64.fault
+	dq probe_invalid_opcode.ud, probe_invalid_opcode.fault

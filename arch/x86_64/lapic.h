@@ -1,0 +1,29 @@
+/*
+ * The local APIC of each CPU: interrupts between CPUs (IPIs), the end-of-
+ * interrupt signal, and the per-CPU timer. x2APIC (MSRs) when the CPU has it,
+ * xAPIC (memory-mapped registers) otherwise; callers don't see the difference.
+ */
+#pragma once
+#include <stdint.h>
+#include <stdbool.h>
+
+void lapic_init_bsp(uint64_t mmio_phys);  /* choose the mode, map registers */
+void lapic_init_cpu(void);                /* enable this CPU's LAPIC */
+bool lapic_ready(void);
+bool lapic_x2apic_mode(void);
+uint32_t lapic_id(void);
+void lapic_eoi(void);
+
+void lapic_send_ipi(uint32_t apic_id, int vector);
+void lapic_send_nmi_to_others(void);
+void lapic_send_init(uint32_t apic_id);
+void lapic_send_startup(uint32_t apic_id, uint32_t page_number);
+
+/* The timer. lapic_timer_calibrate() needs clock_ns() working. */
+void lapic_timer_calibrate(void);
+uint64_t lapic_timer_hz(void);            /* counts per second at divide-by-1 */
+void lapic_timer_start_periodic(unsigned hz);
+void lapic_timer_oneshot_ns(uint64_t ns);
+bool lapic_has_tsc_deadline(void);
+void lapic_timer_tsc_deadline(uint64_t tsc);
+void lapic_timer_stop(void);

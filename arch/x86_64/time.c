@@ -1,0 +1,157 @@
+#include "arch/x86_64/time.h"
+#include "arch/x86_64/cpu.h"
+#include "kernel/printk.h"
+#include "kernel/panic.h"
+#include "kernel/params.h"
+#include "lib/sort.h"
+#include "kernel/ktest.h"
+#include "arch/x86_64/smp.h"
+
+static uint64_t tsc_at_boot;
+static uint64_t tsc_rate;         /* Hz */
+/* ns = tsc_delta * ns_mult >> 32: a multiply instead of a division per read. */
+static uint64_t ns_mult;
+
+static const char *const clock_sources[] = { "auto", "cpuid", "hpet", "pit", NULL };
+enum { SOURCE_AUTO, SOURCE_CPUID, SOURCE_HPET, SOURCE_PIT };
+static int clocksource = SOURCE_AUTO;
+BOOT_PARAM_CHOICE("clocksource", clocksource, clock_sources,
+		  "how to learn the TSC frequency: auto tries cpuid, then hpet, then pit");
+
+uint64_t clock_ns(void)
+{
+	if (!ns_mult)
+		return 0;
+	return (uint64_t)(((unsigned __int128)(rdtsc() - tsc_at_boot) * ns_mult) >> 32);
+}
+
+uint64_t tsc_hz(void) { return tsc_rate; }
+
+uint64_t ns_to_tsc(uint64_t ns)
+{
+	/* Split to stay within 64 bits (no 128-bit division in a freestanding kernel). */
+	return ns / 1000000000u * tsc_rate + ns % 1000000000u * tsc_rate / 1000000000u;
+}
+
+void delay_ns(uint64_t ns)
+{
+	uint64_t end = clock_ns() + ns;
+	while (clock_ns() < end)
+		cpu_relax();
+}
+
+/* CPUID 0x15 gives the TSC/crystal ratio and (sometimes) the crystal's
+ * frequency; 0x16 the base frequency in MHz. Many CPUs and VMs leave them 0. */
+static uint64_t cpuid_tsc_hz(void)
+{
+	uint32_t max_leaf = cpuid(0, 0).eax;
+	if (max_leaf >= 0x15) {
+		struct cpuid r = cpuid(0x15, 0);
+		if (r.eax && r.ebx && r.ecx)
+			return (uint64_t)r.ecx * r.ebx / r.eax;
+	}
+	if (max_leaf >= 0x16) {
+		struct cpuid r = cpuid(0x16, 0);
+		if (r.eax & 0xffff)
+			return (uint64_t)(r.eax & 0xffff) * 1000000;
+	}
+	return 0;
+}
+
+/* TSC ticks over 20 ms of HPET time; the median of five rounds. */
+static uint64_t hpet_measure_tsc_hz(void)
+{
+	enum { ROUNDS = 5 };
+	uint64_t rate[ROUNDS];
+	for (int r = 0; r < ROUNDS; r++) {
+		uint64_t h0 = hpet_read_ns(), t0 = rdtsc(), h1, t1;
+		do {
+			h1 = hpet_read_ns();
+			t1 = rdtsc();
+		} while (h1 - h0 < 20 * 1000 * 1000);
+		rate[r] = (t1 - t0) * 1000000000u / (h1 - h0);
+	}
+	sort_u64(rate, ROUNDS);
+	return rate[ROUNDS / 2];
+}
+
+void time_init(uint64_t entry_tsc)
+{
+	const char *how = NULL;
+	uint64_t hz = 0;
+
+	if (clocksource == SOURCE_AUTO || clocksource == SOURCE_CPUID) {
+		hz = cpuid_tsc_hz();
+		how = "CPUID 0x15/0x16";
+	}
+	if (!hz && (clocksource == SOURCE_AUTO || clocksource == SOURCE_HPET)) {
+		if (hpet_present()) {
+			hz = hpet_measure_tsc_hz();
+			how = "measured against the HPET";
+		}
+	}
+	if (!hz) {
+		if (clocksource != SOURCE_AUTO && clocksource != SOURCE_PIT)
+			pr_warn("time: clocksource=%s is not available here, using the PIT", clock_sources[clocksource]);
+		hz = pit_measure_tsc_hz();
+		how = "measured against the PIT";
+	}
+	if (hz < 1000000)
+		panic("time: TSC frequency %llu Hz is implausible", (unsigned long long)hz);
+
+	tsc_rate = hz;
+	ns_mult = (1000000000ULL << 32) / hz;
+	tsc_at_boot = entry_tsc;
+
+	bool invariant = cpuid(0x80000000, 0).eax >= 0x80000007 && (cpuid(0x80000007, 0).edx & (1u << 8));
+	pr_info("time: TSC at %llu.%03llu MHz (%s), %s", (unsigned long long)(hz / 1000000),
+		(unsigned long long)(hz / 1000 % 1000), how,
+		invariant ? "invariant" : "not marked invariant (fine under QEMU; on hardware it may drift in deep sleep)");
+}
+
+/* Every CPU reads the clock and publishes the largest value seen so far; a
+ * CPU that then reads a smaller value than one already published has seen
+ * time go backwards across CPUs. */
+static uint64_t latest_published;
+static volatile uint64_t backwards_steps, worst_backwards_ns;
+
+static void exchange_clock_readings(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < 50000; i++) {
+		uint64_t seen = __atomic_load_n(&latest_published, __ATOMIC_ACQUIRE);
+		uint64_t now = clock_ns();
+		if (now < seen) {
+			__atomic_fetch_add(&backwards_steps, 1, __ATOMIC_RELAXED);
+			if (seen - now > worst_backwards_ns)
+				worst_backwards_ns = seen - now;
+		}
+		uint64_t cur = seen;
+		while (cur < now && !__atomic_compare_exchange_n(&latest_published, &cur, now, false,
+								 __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+			;
+	}
+}
+
+KTEST(clock, never_goes_backwards_across_cpus)
+{
+	backwards_steps = worst_backwards_ns = 0;
+	smp_call_on_each_cpu(exchange_clock_readings, NULL);
+	if (backwards_steps)
+		pr_info("  # %llu backward steps, worst %llu ns", (unsigned long long)backwards_steps,
+			(unsigned long long)worst_backwards_ns);
+	KEXPECT_EQ(t, backwards_steps, 0);
+	KEXPECT(t, latest_published > 0);
+}
+
+KTEST(clock, agrees_with_reference_timer)
+{
+	if (!hpet_present())
+		KSKIP(t, "no HPET to compare with");
+	uint64_t c0 = clock_ns(), h0 = hpet_read_ns();
+	delay_ns(200000000);
+	uint64_t c1 = clock_ns(), h1 = hpet_read_ns();
+	uint64_t c = c1 - c0, h = h1 - h0;
+	pr_info("  # 200 ms: clock %llu ns, HPET %llu ns", (unsigned long long)c, (unsigned long long)h);
+	KEXPECT(t, c * 100 >= h * 98 && c * 100 <= h * 102);     /* within 2% */
+}

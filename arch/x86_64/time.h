@@ -1,0 +1,20 @@
+/*
+ * Time. clock_ns() is the kernel's one clock: nanoseconds since kernel entry from the
+ * TSC, the same value domain on every CPU. The TSC's rate comes from CPUID
+ * where the CPU states it, else it is measured against the HPET or the PIT.
+ */
+#pragma once
+#include <stdint.h>
+#include <stdbool.h>
+
+void time_init(uint64_t entry_tsc);   /* boot CPU, after ACPI (for the HPET) */
+uint64_t clock_ns(void);          /* 0 until time_init() */
+uint64_t tsc_hz(void);
+uint64_t ns_to_tsc(uint64_t ns);
+void delay_ns(uint64_t ns);       /* busy-wait */
+
+/* The reference timers used for calibration. */
+bool hpet_init(uint64_t phys);
+bool hpet_present(void);
+uint64_t hpet_read_ns(void);
+uint64_t pit_measure_tsc_hz(void);

@@ -1,0 +1,140 @@
+/*
+ * Where every interrupt and exception arrives (from isr.asm). Interrupts go
+ * to their registered handler. An exception is either expected (its RIP is in
+ * the exception table: resume at the fixup) or fatal: panic with the details.
+ */
+#include <stddef.h>
+#include "arch/x86_64/trap.h"
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/lapic.h"
+#include "kernel/percpu.h"
+#include "kernel/panic.h"
+#include "kernel/printk.h"
+#include "kernel/vmm.h"
+#include "kernel/ktest.h"
+
+static irq_handler_fn irq_handlers[256];
+
+void irq_register(int vector, irq_handler_fn handler)
+{
+	irq_handlers[vector] = handler;
+}
+
+const char *exception_name(uint64_t vector)
+{
+	static const char *const names[32] = {
+		"divide error", "debug", "NMI", "breakpoint", "overflow", "bound range exceeded",
+		"invalid opcode", "device not available", "double fault", "coprocessor segment overrun",
+		"invalid TSS", "segment not present", "stack-segment fault", "general protection fault",
+		"page fault", "reserved (15)", "x87 floating-point error", "alignment check", "machine check",
+		"SIMD floating-point error", "virtualization exception", "control protection",
+	};
+	if (vector < 32 && names[vector])
+		return names[vector];
+	return vector < 32 ? "reserved exception" : "interrupt";
+}
+
+struct extable_entry { uint64_t fault_rip, fixup_rip; };
+extern const struct extable_entry __start_extable[], __stop_extable[];
+
+static bool fixup_exception(struct trap_frame *f)
+{
+	for (const struct extable_entry *e = __start_extable; e < __stop_extable; e++) {
+		if (e->fault_rip != f->rip)
+			continue;
+		struct fault_record *r = &this_cpu()->last_fault;
+		r->vector = f->vector;
+		r->error_code = f->error_code;
+		r->rip = f->rip;
+		r->cr2 = f->vector == VEC_PAGE_FAULT ? read_cr2() : 0;
+		r->count++;
+		f->rip = e->fixup_rip;
+		return true;
+	}
+	return false;
+}
+
+static void __attribute__((noreturn)) fatal_exception(struct trap_frame *f)
+{
+	uint64_t cr2 = read_cr2();
+	const char *owner;
+
+	/* A push into a stack's guard page faults, and delivering that page fault
+	 * faults again: a double fault, on its own IST stack, with CR2 in the guard. */
+	if ((f->vector == VEC_PAGE_FAULT || f->vector == VEC_DOUBLE_FAULT) && (owner = stack_guard_owner(cr2)))
+		panic_frame(f, "stack overflow in %s (guard page hit at 0x%llx)", owner, (unsigned long long)cr2);
+
+	if (f->vector == VEC_PAGE_FAULT)
+		panic_frame(f, "page fault at 0x%llx: %s %s, %s mode", (unsigned long long)cr2,
+			    f->error_code & 1 ? "protection violation on" : "no page for",
+			    f->error_code & 16 ? "instruction fetch" : f->error_code & 2 ? "write" : "read",
+			    f->error_code & 4 ? "user" : "kernel");
+
+	panic_frame(f, "%s (vector %llu, error code 0x%llx)", exception_name(f->vector),
+		    (unsigned long long)f->vector, (unsigned long long)f->error_code);
+}
+
+static void handle_exception(struct trap_frame *f)
+{
+	if (f->vector == VEC_NMI) {
+		/* The panicking CPU stops the others with an NMI. */
+		if (panic_cpu >= 0)
+			halt_forever();
+		pr_warn("NMI received (no reason known): ignored");
+		return;
+	}
+	if (fixup_exception(f))
+		return;
+	fatal_exception(f);
+}
+
+void trap_dispatch(struct trap_frame *f)
+{
+	if (f->vector < 32) {
+		handle_exception(f);
+		return;
+	}
+	if (f->vector >= VEC_LEGACY_PIC && f->vector < VEC_LEGACY_PIC + 16)
+		return;                    /* spurious from the masked 8259: no EOI */
+	if (f->vector == VEC_SPURIOUS)
+		return;                    /* the LAPIC's spurious vector takes no EOI either */
+
+	irq_handler_fn handler = irq_handlers[f->vector];
+	if (handler)
+		handler(f);
+	else
+		pr_warn("interrupt on unexpected vector 0x%llx: ignored", (unsigned long long)f->vector);
+	lapic_eoi();
+}
+
+KTEST(exceptions, page_fault_is_caught_and_reported)
+{
+	uint64_t value = 0x1234, before = this_cpu()->last_fault.count;
+	int err = safe_read_u64((void *)0x10, &value);
+	struct fault_record *r = &this_cpu()->last_fault;
+	KEXPECT_EQ(t, err, -14);                        /* -EFAULT */
+	KEXPECT_EQ(t, value, 0x1234);                   /* untouched */
+	KEXPECT_EQ(t, r->count, before + 1);
+	KEXPECT_EQ(t, r->vector, VEC_PAGE_FAULT);
+	KEXPECT_EQ(t, r->cr2, 0x10);
+	KEXPECT_EQ(t, r->error_code & 1, 0);            /* not present */
+	pr_info("  # caught %s at rip 0x%llx, cr2 0x%llx", exception_name(r->vector), (unsigned long long)r->rip,
+		(unsigned long long)r->cr2);
+}
+
+KTEST(exceptions, invalid_opcode_is_caught_and_reported)
+{
+	uint64_t before = this_cpu()->last_fault.count;
+	KEXPECT_EQ(t, probe_invalid_opcode(), -14);
+	KEXPECT_EQ(t, this_cpu()->last_fault.count, before + 1);
+	KEXPECT_EQ(t, this_cpu()->last_fault.vector, 6);
+}
+
+KTEST(exceptions, mapped_read_does_not_fault)
+{
+	uint64_t value = 0, expected = 0x5eed5eed;
+	uint64_t before = this_cpu()->last_fault.count;
+	KEXPECT_EQ(t, safe_read_u64(&expected, &value), 0);
+	KEXPECT_EQ(t, value, expected);
+	KEXPECT_EQ(t, this_cpu()->last_fault.count, before);
+}

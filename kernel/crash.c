@@ -1,0 +1,53 @@
+/*
+ * Deliberate crashes, to show (and test) what a kernel bug looks like:
+ * `crash=null`, `crash=stack` or `crash=ud` on the command line.
+ */
+#include <stdint.h>
+#include "kernel/crash.h"
+#include "kernel/params.h"
+#include "kernel/printk.h"
+
+static const char *const crash_kinds[] = { "none", "null", "stack", "ud", NULL };
+enum { CRASH_NONE, CRASH_NULL, CRASH_STACK, CRASH_UD };
+static int crash_kind = CRASH_NONE;
+BOOT_PARAM_CHOICE("crash", crash_kind, crash_kinds,
+		  "crash on purpose after boot: null dereference, stack overflow or invalid opcode");
+
+static void __attribute__((noinline)) crash_null(void)
+{
+	volatile uint64_t *nowhere = NULL;
+	*nowhere = 1;
+}
+
+/* Each call puts a page on the stack; the guard page below the stack stops it.
+ * (The limit is volatile so the compiler cannot prove the recursion endless.) */
+static volatile uint64_t stack_crash_limit = UINT64_MAX;
+
+static uint64_t __attribute__((noinline)) crash_stack(uint64_t depth)
+{
+	volatile uint8_t frame[4096];
+	frame[0] = (uint8_t)depth;
+	if (depth == stack_crash_limit)
+		return 0;
+	return crash_stack(depth + 1) + frame[0];
+}
+
+static void __attribute__((noinline)) crash_ud(void)
+{
+	__builtin_trap();                 /* ud2 */
+}
+
+bool crash_requested(void)
+{
+	return crash_kind != CRASH_NONE;
+}
+
+void crash_now(void)
+{
+	pr_info("crash: crashing on purpose (crash=%s)", crash_kinds[crash_kind]);
+	switch (crash_kind) {
+	case CRASH_NULL:  crash_null(); break;
+	case CRASH_STACK: crash_stack(0); break;
+	case CRASH_UD:    crash_ud(); break;
+	}
+}

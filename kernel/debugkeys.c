@@ -1,0 +1,58 @@
+#include "kernel/debugkeys.h"
+#include "kernel/serial.h"
+#include "kernel/printk.h"
+#include "kernel/percpu.h"
+#include "kernel/pmm.h"
+#include "kernel/kmalloc.h"
+#include "kernel/power.h"
+#include "arch/x86_64/time.h"
+
+struct debugkey {
+	char key;
+	const char *help;
+	void (*fn)(void);
+};
+
+static void show_help(void);
+
+static void show_cpus(void)
+{
+	for (int i = 0; i < nr_cpus; i++)
+		pr_info("cpu%d: APIC id %u, %s, %llu ticks, running %s", i, cpus[i].apic_id,
+			cpus[i].online ? "online" : "offline", (unsigned long long)cpus[i].ticks,
+			cpus[i].context ? cpus[i].context : "-");
+}
+
+static void show_memory(void)
+{
+	pr_info("memory: %zu of %zu pages free, %zu kmalloc blocks live", pmm_free_pages(), pmm_total_pages(),
+		kmalloc_live_blocks());
+}
+
+static const struct debugkey keys[] = {
+	{ 'h', "list these keys", show_help },
+	{ 'c', "show each CPU: APIC id, ticks, what it runs", show_cpus },
+	{ 'm', "show memory use", show_memory },
+	{ 'o', "power off", power_off },
+	{ 'b', "reboot", power_reboot },
+};
+
+static void show_help(void)
+{
+	pr_info("debug keys:");
+	for (unsigned i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		pr_info("  %c  %s", keys[i].key, keys[i].help);
+}
+
+void debugkeys_poll(void)
+{
+	for (int c; (c = serial_getc()) >= 0; ) {
+		unsigned i = 0;
+		while (i < sizeof(keys) / sizeof(keys[0]) && keys[i].key != c)
+			i++;
+		if (i < sizeof(keys) / sizeof(keys[0]))
+			keys[i].fn();
+		else if (c >= ' ' && c < 127)
+			pr_info("debug keys: '%c' does nothing; 'h' lists the keys", c);
+	}
+}

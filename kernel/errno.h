@@ -1,0 +1,15 @@
+/* Error numbers, with Linux's values so system calls can return them unchanged later. */
+#pragma once
+#define EPERM   1
+#define ESRCH   3
+#define EINTR   4
+#define EIO     5
+#define ENOMEM 12
+#define EFAULT 14
+#define EBUSY  16
+#define EEXIST 17
+#define ENODEV 19
+#define EINVAL 22
+#define ERANGE 34
+#define ENOSYS 38
+#define ETIMEDOUT 110

@@ -1,0 +1,31 @@
+/*
+ * What the boot loader tells us, copied out of the multiboot2 information
+ * structure early, before its memory can be reused.
+ */
+#pragma once
+#include <stdint.h>
+#include <stdbool.h>
+
+enum mem_type { MEM_USABLE = 1, MEM_RESERVED = 2, MEM_ACPI_RECLAIMABLE = 3, MEM_ACPI_NVS = 4, MEM_BAD = 5 };
+
+struct mem_region {
+	uint64_t base, length;
+	uint32_t type;
+};
+
+#define MAX_MEM_REGIONS 128
+
+struct boot_info {
+	char cmdline[2048];
+	char loader[64];
+	struct mem_region mem[MAX_MEM_REGIONS];
+	int nmem;
+	uint8_t rsdp[36];             /* ACPI 1.0 (20 bytes) or 2.0+ (36 bytes) RSDP copy */
+	int rsdp_len;                 /* 0: the loader gave none */
+	bool uefi;                    /* the loader says firmware is UEFI */
+};
+
+extern struct boot_info boot_info;
+
+void multiboot_parse(uint64_t info_phys);
+void multiboot_print_memory_map(void);

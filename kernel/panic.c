@@ -1,0 +1,113 @@
+/*
+ * panic(): the end of the line. Stop the other CPUs with an NMI, print the
+ * reason, the registers and a symbolised backtrace, and then halt, or in test
+ * mode end QEMU with the "panic" status so the test runner knows at once.
+ */
+#include <stdarg.h>
+#include "kernel/panic.h"
+#include "kernel/printk.h"
+#include "kernel/percpu.h"
+#include "kernel/ksyms.h"
+#include "kernel/power.h"
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/lapic.h"
+#include "arch/x86_64/trap.h"
+#include "lib/printf.h"
+
+volatile int panic_cpu = -1;
+
+#define BACKTRACE_MAX_FRAMES 32
+
+static void print_frame_line(int depth, uint64_t rip)
+{
+	uint64_t offset;
+	const char *name = ksym_lookup(rip, &offset);
+	if (name)
+		pr_err("  #%-2d 0x%016llx %s+0x%llx", depth, (unsigned long long)rip, name,
+		       (unsigned long long)offset);
+	else
+		pr_err("  #%-2d 0x%016llx ?", depth, (unsigned long long)rip);
+}
+
+/* Follow the frame-pointer chain: each frame holds the caller's rbp, then the
+ * return address. Every read goes through safe_read_u64, so a corrupt chain
+ * ends the backtrace instead of faulting again. */
+void backtrace_print(uint64_t rip, uint64_t rbp)
+{
+	if (rbp == 0)
+		rbp = (uint64_t)__builtin_frame_address(0);
+	pr_err("backtrace:");
+	int depth = 0;
+	if (rip)
+		print_frame_line(depth++, rip);
+	while (rbp && depth < BACKTRACE_MAX_FRAMES) {
+		uint64_t next_rbp, ret;
+		if ((rbp & 7) || safe_read_u64((void *)rbp, &next_rbp) || safe_read_u64((void *)(rbp + 8), &ret))
+			break;
+		if (ret == 0)
+			break;
+		print_frame_line(depth++, ret - 1);   /* -1: the call, not the instruction after it */
+		if (next_rbp <= rbp)                  /* stacks grow down: callers live higher */
+			break;
+		rbp = next_rbp;
+	}
+}
+
+static void print_registers(const struct trap_frame *f)
+{
+	pr_err("RIP %04llx:%016llx RFLAGS %016llx", (unsigned long long)f->cs, (unsigned long long)f->rip,
+	       (unsigned long long)f->rflags);
+	pr_err("RSP %04llx:%016llx ERR %016llx CR2 %016llx", (unsigned long long)f->ss,
+	       (unsigned long long)f->rsp, (unsigned long long)f->error_code, (unsigned long long)read_cr2());
+	pr_err("RAX %016llx RBX %016llx RCX %016llx", (unsigned long long)f->rax, (unsigned long long)f->rbx,
+	       (unsigned long long)f->rcx);
+	pr_err("RDX %016llx RSI %016llx RDI %016llx", (unsigned long long)f->rdx, (unsigned long long)f->rsi,
+	       (unsigned long long)f->rdi);
+	pr_err("RBP %016llx R8  %016llx R9  %016llx", (unsigned long long)f->rbp, (unsigned long long)f->r8,
+	       (unsigned long long)f->r9);
+	pr_err("R10 %016llx R11 %016llx R12 %016llx", (unsigned long long)f->r10, (unsigned long long)f->r11,
+	       (unsigned long long)f->r12);
+	pr_err("R13 %016llx R14 %016llx R15 %016llx", (unsigned long long)f->r13, (unsigned long long)f->r14,
+	       (unsigned long long)f->r15);
+	pr_err("CR0 %016llx CR3 %016llx CR4 %016llx", (unsigned long long)read_cr0(),
+	       (unsigned long long)read_cr3(), (unsigned long long)read_cr4());
+}
+
+static void __attribute__((noreturn)) vpanic(const struct trap_frame *frame, const char *fmt, va_list ap)
+{
+	irq_disable();
+	int me = this_cpu()->id;
+	int expected = -1;
+	/* One CPU reports; any other that panics meanwhile just stops. */
+	if (!__atomic_compare_exchange_n(&panic_cpu, &expected, me, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+		halt_forever();
+
+	lapic_send_nmi_to_others();
+	console_take_over();
+
+	char reason[256];
+	vsnprintf(reason, sizeof(reason), fmt, ap);
+	pr_err("PANIC: %s", reason);
+	pr_err("in %s on cpu%d", this_cpu()->context ? this_cpu()->context : "early boot", me);
+	if (frame) {
+		print_registers(frame);
+		backtrace_print(frame->rip, frame->rbp);
+	} else {
+		backtrace_print(0, 0);
+	}
+	power_panic_exit();
+}
+
+void panic(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vpanic(NULL, fmt, ap);
+}
+
+void panic_frame(const struct trap_frame *frame, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vpanic(frame, fmt, ap);
+}

@@ -1,0 +1,15 @@
+#pragma once
+#include <stdint.h>
+#include <stdbool.h>
+
+struct trap_frame;
+
+void panic(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+/* As panic(), and also prints the registers and unwinds from the trapped frame. */
+void panic_frame(const struct trap_frame *frame, const char *fmt, ...)
+	__attribute__((noreturn, format(printf, 2, 3)));
+
+/* Prints the call chain starting at frame pointer rbp (0 = the caller's). */
+void backtrace_print(uint64_t rip, uint64_t rbp);
+
+extern volatile int panic_cpu;      /* -1, or the CPU that panicked */

@@ -1,0 +1,37 @@
+/*
+ * Per-CPU data. Each CPU's GS base points at its struct cpu, whose first
+ * field points back at itself, so this_cpu() is one load from %gs:0.
+ * The answer is only stable while this code cannot move to another CPU
+ * (interrupts off, or later, preemption off).
+ */
+#pragma once
+#include <stdint.h>
+#include <stdbool.h>
+#include "arch/x86_64/gdt.h"
+#include "arch/x86_64/trap.h"
+
+#define MAX_CPUS 64
+
+struct cpu {
+	struct cpu *self;             /* must stay first */
+	int id;                       /* index in cpus[]; 0 is the boot CPU */
+	uint32_t apic_id;
+	volatile bool online;
+	volatile uint64_t ticks;      /* timer interrupts taken */
+	const char *context;          /* what runs here, for messages ("idle/2") */
+	struct fault_record last_fault;
+	struct arch_cpu arch;
+};
+
+extern struct cpu cpus[MAX_CPUS];
+extern int nr_cpus;               /* CPUs started (online or trying) */
+
+static inline struct cpu *this_cpu(void)
+{
+	struct cpu *c;
+	__asm__ volatile("movq %%gs:0, %0" : "=r"(c));
+	return c;
+}
+
+void percpu_init(struct cpu *cpu, int id);
+int cpus_online(void);

@@ -1,0 +1,16 @@
+/*
+ * The physical page allocator: one bit per 4 KiB page of RAM, set when the
+ * page is in use. Pages are handed out as direct-map addresses, zeroed.
+ */
+#pragma once
+#include <stddef.h>
+#include <stdint.h>
+
+void pmm_init(void);                  /* from boot_info's memory map */
+void *page_alloc(void);               /* NULL when memory is exhausted */
+void page_free(void *page);
+void *pages_alloc(size_t count);      /* physically contiguous */
+void pages_free(void *first, size_t count);
+size_t pmm_free_pages(void);
+size_t pmm_total_pages(void);
+uint64_t pmm_max_phys(void);          /* end of the highest usable RAM */

@@ -1,0 +1,23 @@
+/*
+ * The kernel log. Every line goes out as "[seconds.micros] cpuN: text" on
+ * the serial console, whole (a lock keeps lines from different CPUs apart),
+ * and into a ring buffer that debuggers can read (lm-log).
+ */
+#pragma once
+#include <stddef.h>
+
+enum log_level { LOG_ERR, LOG_WARN, LOG_INFO, LOG_DEBUG };
+
+void printk(enum log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#define pr_err(...)   printk(LOG_ERR, __VA_ARGS__)
+#define pr_warn(...)  printk(LOG_WARN, __VA_ARGS__)
+#define pr_info(...)  printk(LOG_INFO, __VA_ARGS__)
+#define pr_debug(...) printk(LOG_DEBUG, __VA_ARGS__)
+
+/* The panic path: prints even if a stopped CPU held the console lock. */
+void console_take_over(void);
+
+extern char log_buf[];            /* the ring buffer, for tools/gdb */
+extern size_t log_buf_head;       /* total bytes ever written; wraps at LOG_BUF_SIZE */
+#define LOG_BUF_SIZE (64 * 1024)

@@ -1,0 +1,213 @@
+#include "kernel/vmm.h"
+#include "kernel/pmm.h"
+#include "kernel/spinlock.h"
+#include "kernel/panic.h"
+#include "kernel/printk.h"
+#include "kernel/ktest.h"
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/smp.h"
+#include "arch/x86_64/trap.h"
+#include "lib/string.h"
+
+extern uint64_t boot_pml4[];          /* boot/entry.asm, linked at its physical address */
+
+static uint64_t *pml4;                /* the kernel's top-level table, via the direct map */
+static struct spinlock vmm_lock = SPINLOCK_INIT("vmm");
+
+void vmm_init(void)
+{
+	pml4 = phys_to_virt((uint64_t)boot_pml4);
+}
+
+/* The entry for va at the last level, creating missing tables on the way
+ * when asked. NULL if absent (or if a huge page covers va). */
+static uint64_t *pte_lookup(uint64_t va, bool create)
+{
+	uint64_t *table = pml4;
+	for (int shift = 39; shift > 12; shift -= 9) {
+		uint64_t *entry = &table[(va >> shift) & 511];
+		if (!(*entry & PTE_PRESENT)) {
+			if (!create)
+				return NULL;
+			void *next = page_alloc();
+			if (!next)
+				return NULL;
+			*entry = virt_to_phys(next) | PTE_PRESENT | PTE_WRITE;
+		} else if (*entry & PTE_HUGE) {
+			return NULL;
+		}
+		table = phys_to_virt(*entry & PTE_ADDR_MASK);
+	}
+	return &table[(va >> 12) & 511];
+}
+
+int map_page(uint64_t va, uint64_t pa, uint64_t flags)
+{
+	uint64_t irq = spin_lock_irqsave(&vmm_lock);
+	uint64_t *pte = pte_lookup(va, true);
+	if (pte)
+		*pte = (pa & PTE_ADDR_MASK) | flags | PTE_PRESENT;
+	spin_unlock_irqrestore(&vmm_lock, irq);
+	return pte ? 0 : -1;
+}
+
+void unmap_page(uint64_t va)
+{
+	uint64_t irq = spin_lock_irqsave(&vmm_lock);
+	uint64_t *pte = pte_lookup(va, false);
+	if (pte)
+		*pte = 0;
+	spin_unlock_irqrestore(&vmm_lock, irq);
+	invlpg(va);
+}
+
+bool is_mapped(uint64_t va)
+{
+	uint64_t value;
+	return safe_read_u64((void *)(va & ~7ULL), &value) == 0;
+}
+
+void identity_map_remove(void)
+{
+	pml4[0] = 0;
+	tlb_flush_all();
+}
+
+void *ioremap(uint64_t phys, size_t size)
+{
+	static uint64_t next = IOREMAP_AREA;
+	uint64_t offset = phys & (PAGE_SIZE - 1);
+	uint64_t pages = PAGE_ALIGN_UP(offset + size) / PAGE_SIZE;
+
+	uint64_t irq = spin_lock_irqsave(&vmm_lock);
+	uint64_t va = next;
+	next += (pages + 1) * PAGE_SIZE;  /* and a hole, so an overrun faults */
+	spin_unlock_irqrestore(&vmm_lock, irq);
+
+	for (uint64_t i = 0; i < pages; i++)
+		if (map_page(va + i * PAGE_SIZE, PAGE_ALIGN_DOWN(phys) + i * PAGE_SIZE,
+			     PTE_WRITE | PTE_PCD | PTE_PWT | PTE_NX) < 0)
+			panic("ioremap: out of memory for page tables");
+	return (void *)(va + offset);
+}
+
+/* Kernel stacks: slot i spans [STACK_AREA + i * KSTACK_SLOT, + KSTACK_SLOT);
+ * its top KSTACK_SIZE bytes are mapped and the rest is left unmapped as the
+ * guard, so running off the bottom of a stack faults instead of corrupting
+ * its neighbour. */
+static char slot_owner[KSTACK_SLOTS][24];
+static uint8_t slot_used[KSTACK_SLOTS / 8];
+
+static uint64_t slot_base(size_t slot) { return STACK_AREA + slot * KSTACK_SLOT; }
+
+/* Unmap [start, end) and give its pages back. Every CPU forgets the old
+ * translations before a page can be reused. */
+static void release_range(uint64_t start, uint64_t end)
+{
+	uint64_t phys[KSTACK_SIZE / PAGE_SIZE];
+	size_t n = 0;
+
+	uint64_t irq = spin_lock_irqsave(&vmm_lock);
+	for (uint64_t va = start; va < end; va += PAGE_SIZE) {
+		uint64_t *pte = pte_lookup(va, false);
+		if (pte && (*pte & PTE_PRESENT)) {
+			phys[n++] = *pte & PTE_ADDR_MASK;
+			*pte = 0;
+		}
+	}
+	spin_unlock_irqrestore(&vmm_lock, irq);
+
+	tlb_shootdown(start, end - start);
+	for (size_t i = 0; i < n; i++)
+		page_free(phys_to_virt(phys[i]));
+}
+
+static void slot_release(size_t slot)
+{
+	uint64_t irq = spin_lock_irqsave(&vmm_lock);
+	slot_used[slot / 8] &= (uint8_t)~(1u << (slot % 8));
+	spin_unlock_irqrestore(&vmm_lock, irq);
+}
+
+void *kstack_alloc(const char *owner)
+{
+	uint64_t irq = spin_lock_irqsave(&vmm_lock);
+	size_t slot = 0;
+	while (slot < KSTACK_SLOTS && (slot_used[slot / 8] & (1u << (slot % 8))))
+		slot++;
+	if (slot < KSTACK_SLOTS)
+		slot_used[slot / 8] |= (uint8_t)(1u << (slot % 8));
+	spin_unlock_irqrestore(&vmm_lock, irq);
+	if (slot == KSTACK_SLOTS)
+		return NULL;
+
+	uint64_t top = slot_base(slot) + KSTACK_SLOT, bottom = top - KSTACK_SIZE;
+	strlcpy(slot_owner[slot], owner, sizeof(slot_owner[slot]));
+	for (uint64_t va = bottom; va < top; va += PAGE_SIZE) {
+		void *page = page_alloc();
+		if (!page || map_page(va, virt_to_phys(page), PTE_WRITE | PTE_NX) < 0) {
+			if (page)
+				page_free(page);
+			release_range(bottom, va);
+			slot_release(slot);
+			return NULL;
+		}
+	}
+	return (void *)top;
+}
+
+static size_t slot_of_top(void *top)
+{
+	uint64_t t = (uint64_t)top;
+	if (t <= STACK_AREA || t > slot_base(KSTACK_SLOTS) || (t - STACK_AREA) % KSTACK_SLOT)
+		panic("kstack: %p is not the top of a kernel stack", top);
+	return (t - STACK_AREA) / KSTACK_SLOT - 1;
+}
+
+void kstack_free(void *top)
+{
+	size_t slot = slot_of_top(top);
+	release_range((uint64_t)top - KSTACK_SIZE, (uint64_t)top);
+	slot_release(slot);
+}
+
+void kstack_rename(void *top, const char *owner)
+{
+	size_t slot = slot_of_top(top);
+	strlcpy(slot_owner[slot], owner, sizeof(slot_owner[slot]));
+}
+
+const char *stack_guard_owner(uint64_t addr)
+{
+	if (addr < STACK_AREA || addr >= slot_base(KSTACK_SLOTS))
+		return NULL;
+	size_t slot = (addr - STACK_AREA) / KSTACK_SLOT;
+	bool in_guard = addr < slot_base(slot) + KSTACK_SLOT - KSTACK_SIZE;
+	if (!in_guard || !(slot_used[slot / 8] & (1u << (slot % 8))))
+		return NULL;
+	return slot_owner[slot];
+}
+
+KTEST(vmm, stack_has_guard_below)
+{
+	kstack_free(kstack_alloc("warm-up"));          /* page tables for the slot stay */
+	size_t before = pmm_free_pages();
+	uint8_t *top = kstack_alloc("ktest");
+	KASSERT(t, top != NULL);
+	top[-1] = 1;                                   /* the stack itself is writable */
+	top[-KSTACK_SIZE] = 2;
+	KEXPECT(t, is_mapped((uint64_t)top - KSTACK_SIZE));
+	KEXPECT(t, !is_mapped((uint64_t)top - KSTACK_SIZE - 8));
+	KEXPECT(t, stack_guard_owner((uint64_t)top - KSTACK_SIZE - 8) != NULL);
+	KEXPECT(t, stack_guard_owner((uint64_t)top - 8) == NULL);
+	kstack_free(top);
+	KEXPECT(t, !is_mapped((uint64_t)top - 8));
+	KEXPECT_EQ(t, pmm_free_pages(), before);
+}
+
+KTEST(vmm, null_page_is_unmapped)
+{
+	KEXPECT(t, !is_mapped(0));
+	KEXPECT(t, !is_mapped(TRAMPOLINE_BASE));      /* the identity map is gone */
+	KEXPECT(t, is_mapped((uint64_t)phys_to_virt(TRAMPOLINE_BASE)));
+}
