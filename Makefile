@@ -17,6 +17,15 @@ UEFI    ?= 0
 CMDLINE ?=
 OPT     ?= -O2
 
+# Quiet build lines ("CC kernel/main.c"); `make V=1` shows whole commands.
+ifeq ($(V),1)
+Q :=
+msg = @:
+else
+Q := @
+msg = @printf '  %-6s %s\n' $(1) $(2)
+endif
+
 ifeq ($(origin CC),default)
 CC := gcc
 endif
@@ -26,11 +35,15 @@ endif
 
 # A freestanding kernel: no libc, no red zone (interrupts would clobber it),
 # no SSE (its registers are not saved), the kernel code model for the top
-# 2 GiB, and frame pointers for our own backtraces.
+# 2 GiB, frame pointers in every function and no tail calls (so our own
+# backtraces miss no caller), and no assuming that
+# address 0 can never be accessed (a kernel must see such bugs happen).
 KERNEL_CFLAGS := $(TARGET_FLAGS) -std=gnu11 $(OPT) -g -Wall -Wextra -Werror \
 	-ffreestanding -fno-builtin -nostdlib -fno-pic -fno-pie -mcmodel=kernel \
 	-mno-red-zone -mgeneral-regs-only -fno-stack-protector -fcf-protection=none \
-	-fno-omit-frame-pointer -fno-asynchronous-unwind-tables -I. -MMD -MP
+	-fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fno-optimize-sibling-calls \
+	-fno-asynchronous-unwind-tables -fno-delete-null-pointer-checks \
+	-I. -MMD -MP
 # The 32-bit boot code and its data share one RWX segment, on purpose.
 LDFLAGS := --no-warn-rwx-segments -n -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T linker.ld
 NASMFLAGS := -f elf64 -g -F dwarf -I.
@@ -47,28 +60,33 @@ all: $(ISO)
 deps:
 	@tools/deps.sh
 
-$(BUILD)/%.o: %.c
+$(BUILD)/%.o: %.c Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(KERNEL_CFLAGS) -c $< -o $@
+	$(call msg,CC,$<)
+	$(Q)$(CC) $(KERNEL_CFLAGS) -c $< -o $@
 
-$(BUILD)/%.o: %.asm boot/layout.inc
+$(BUILD)/%.o: %.asm boot/layout.inc Makefile
 	@mkdir -p $(dir $@)
-	$(NASM) $(NASMFLAGS) $< -o $@
+	$(call msg,NASM,$<)
+	$(Q)$(NASM) $(NASMFLAGS) $< -o $@
 
 # The symbol table for backtraces takes two links: the first (with an empty
 # table) tells tools/ksyms.py every function's address; the second adds the
 # table after all code, so no function moves, which the cmp checks.
 $(BUILD)/ksyms-empty.c: tools/ksyms.py
 	@mkdir -p $(BUILD)
-	$(PYTHON) tools/ksyms.py < /dev/null > $@
+	$(Q)$(PYTHON) tools/ksyms.py < /dev/null > $@
 $(BUILD)/ksyms.c: $(BUILD)/leftmost.pass1.elf tools/ksyms.py
-	nm -n $< | $(PYTHON) tools/ksyms.py > $@
+	$(call msg,KSYMS,$@)
+	$(Q)nm -n $< | $(PYTHON) tools/ksyms.py > $@
 $(BUILD)/ksyms.o $(BUILD)/ksyms-empty.o: $(BUILD)/%.o: $(BUILD)/%.c
-	$(CC) $(KERNEL_CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(KERNEL_CFLAGS) -c $< -o $@
 $(BUILD)/leftmost.pass1.elf: $(OBJS) $(BUILD)/ksyms-empty.o linker.ld
-	$(LD) $(LDFLAGS) -o $@ $(OBJS) $(BUILD)/ksyms-empty.o
+	$(call msg,LD,$@)
+	$(Q)$(LD) $(LDFLAGS) -o $@ $(OBJS) $(BUILD)/ksyms-empty.o
 $(ELF): $(OBJS) $(BUILD)/ksyms.o linker.ld
-	$(LD) $(LDFLAGS) -o $@ $(OBJS) $(BUILD)/ksyms.o
+	$(call msg,LD,$@)
+	$(Q)$(LD) $(LDFLAGS) -o $@ $(OBJS) $(BUILD)/ksyms.o
 	@nm -n $(BUILD)/leftmost.pass1.elf | grep ' [Tt] ' > $(BUILD)/text-syms.pass1
 	@nm -n $@ | grep ' [Tt] ' > $(BUILD)/text-syms.final
 	@cmp -s $(BUILD)/text-syms.pass1 $(BUILD)/text-syms.final || \

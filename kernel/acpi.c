@@ -85,13 +85,13 @@ static const struct sdt_header *map_table(uint64_t phys)
 enum { MADT_LAPIC = 0, MADT_IOAPIC = 1, MADT_OVERRIDE = 2, MADT_LAPIC_ADDRESS = 5, MADT_X2APIC = 9 };
 #define MADT_ENABLED 1
 
-static void add_cpu(uint32_t apic_id, uint32_t uid, uint32_t flags)
+static void add_cpu(uint32_t apic_id, uint32_t uid, uint32_t flags, bool x2apic_entry)
 {
 	if (acpi.ncpus == ACPI_MAX_CPUS) {
 		pr_warn("acpi: more than %d CPUs listed; ignoring the rest", ACPI_MAX_CPUS);
 		return;
 	}
-	acpi.cpus[acpi.ncpus++] = (struct acpi_cpu){ apic_id, uid, flags & MADT_ENABLED };
+	acpi.cpus[acpi.ncpus++] = (struct acpi_cpu){ apic_id, uid, flags & MADT_ENABLED, x2apic_entry };
 }
 
 static void parse_madt(const struct sdt_header *h)
@@ -106,10 +106,10 @@ static void parse_madt(const struct sdt_header *h)
 	for (p += 8; p + 2 <= end && p[1] >= 2 && p + p[1] <= end; p += p[1]) {
 		switch (p[0]) {
 		case MADT_LAPIC:            /* uid u8, apic id u8, flags u32 */
-			add_cpu(p[3], p[2], *(const uint32_t *)(p + 4));
+			add_cpu(p[3], p[2], *(const uint32_t *)(p + 4), false);
 			break;
 		case MADT_X2APIC:           /* reserved u16, x2apic id u32, flags u32, uid u32 */
-			add_cpu(*(const uint32_t *)(p + 4), *(const uint32_t *)(p + 12), *(const uint32_t *)(p + 8));
+			add_cpu(*(const uint32_t *)(p + 4), *(const uint32_t *)(p + 12), *(const uint32_t *)(p + 8), true);
 			break;
 		case MADT_IOAPIC:           /* id u8, reserved u8, address u32, gsi base u32 */
 			if (acpi.nioapics < ACPI_MAX_IOAPICS)

@@ -11,7 +11,7 @@
 #define ACPI_MAX_IOAPICS  8
 #define ACPI_MAX_OVERRIDES 16
 
-struct acpi_cpu { uint32_t apic_id; uint32_t uid; bool enabled; };
+struct acpi_cpu { uint32_t apic_id; uint32_t uid; bool enabled; bool x2apic_entry; };
 struct acpi_ioapic { uint32_t id, phys, gsi_base; };
 struct acpi_override { uint8_t isa_irq; uint32_t gsi; uint16_t flags; };  /* MPS INTI flags */
 

@@ -13,10 +13,12 @@ static int crash_kind = CRASH_NONE;
 BOOT_PARAM_CHOICE("crash", crash_kind, crash_kinds,
 		  "crash on purpose after boot: null dereference, stack overflow or invalid opcode");
 
+/* Volatile, so the compiler cannot see the NULL and drop or rewrite the store. */
+static volatile uintptr_t null_address;
+
 static void __attribute__((noinline)) crash_null(void)
 {
-	volatile uint64_t *nowhere = NULL;
-	*nowhere = 1;
+	*(volatile uint64_t *)null_address = 1;
 }
 
 /* Each call puts a page on the stack; the guard page below the stack stops it.

@@ -23,10 +23,10 @@ static void print_frame_line(int depth, uint64_t rip)
 	uint64_t offset;
 	const char *name = ksym_lookup(rip, &offset);
 	if (name)
-		pr_err("  #%-2d 0x%016llx %s+0x%llx", depth, (unsigned long long)rip, name,
+		pr_emerg("  #%-2d 0x%016llx %s+0x%llx", depth, (unsigned long long)rip, name,
 		       (unsigned long long)offset);
 	else
-		pr_err("  #%-2d 0x%016llx ?", depth, (unsigned long long)rip);
+		pr_emerg("  #%-2d 0x%016llx ?", depth, (unsigned long long)rip);
 }
 
 /* Follow the frame-pointer chain: each frame holds the caller's rbp, then the
@@ -36,7 +36,7 @@ void backtrace_print(uint64_t rip, uint64_t rbp)
 {
 	if (rbp == 0)
 		rbp = (uint64_t)__builtin_frame_address(0);
-	pr_err("backtrace:");
+	pr_emerg("backtrace:");
 	int depth = 0;
 	if (rip)
 		print_frame_line(depth++, rip);
@@ -55,21 +55,21 @@ void backtrace_print(uint64_t rip, uint64_t rbp)
 
 static void print_registers(const struct trap_frame *f)
 {
-	pr_err("RIP %04llx:%016llx RFLAGS %016llx", (unsigned long long)f->cs, (unsigned long long)f->rip,
+	pr_emerg("RIP %04llx:%016llx RFLAGS %016llx", (unsigned long long)f->cs, (unsigned long long)f->rip,
 	       (unsigned long long)f->rflags);
-	pr_err("RSP %04llx:%016llx ERR %016llx CR2 %016llx", (unsigned long long)f->ss,
+	pr_emerg("RSP %04llx:%016llx ERR %016llx CR2 %016llx", (unsigned long long)f->ss,
 	       (unsigned long long)f->rsp, (unsigned long long)f->error_code, (unsigned long long)read_cr2());
-	pr_err("RAX %016llx RBX %016llx RCX %016llx", (unsigned long long)f->rax, (unsigned long long)f->rbx,
+	pr_emerg("RAX %016llx RBX %016llx RCX %016llx", (unsigned long long)f->rax, (unsigned long long)f->rbx,
 	       (unsigned long long)f->rcx);
-	pr_err("RDX %016llx RSI %016llx RDI %016llx", (unsigned long long)f->rdx, (unsigned long long)f->rsi,
+	pr_emerg("RDX %016llx RSI %016llx RDI %016llx", (unsigned long long)f->rdx, (unsigned long long)f->rsi,
 	       (unsigned long long)f->rdi);
-	pr_err("RBP %016llx R8  %016llx R9  %016llx", (unsigned long long)f->rbp, (unsigned long long)f->r8,
+	pr_emerg("RBP %016llx R8  %016llx R9  %016llx", (unsigned long long)f->rbp, (unsigned long long)f->r8,
 	       (unsigned long long)f->r9);
-	pr_err("R10 %016llx R11 %016llx R12 %016llx", (unsigned long long)f->r10, (unsigned long long)f->r11,
+	pr_emerg("R10 %016llx R11 %016llx R12 %016llx", (unsigned long long)f->r10, (unsigned long long)f->r11,
 	       (unsigned long long)f->r12);
-	pr_err("R13 %016llx R14 %016llx R15 %016llx", (unsigned long long)f->r13, (unsigned long long)f->r14,
+	pr_emerg("R13 %016llx R14 %016llx R15 %016llx", (unsigned long long)f->r13, (unsigned long long)f->r14,
 	       (unsigned long long)f->r15);
-	pr_err("CR0 %016llx CR3 %016llx CR4 %016llx", (unsigned long long)read_cr0(),
+	pr_emerg("CR0 %016llx CR3 %016llx CR4 %016llx", (unsigned long long)read_cr0(),
 	       (unsigned long long)read_cr3(), (unsigned long long)read_cr4());
 }
 
@@ -87,8 +87,8 @@ static void __attribute__((noreturn)) vpanic(const struct trap_frame *frame, con
 
 	char reason[256];
 	vsnprintf(reason, sizeof(reason), fmt, ap);
-	pr_err("PANIC: %s", reason);
-	pr_err("in %s on cpu%d", this_cpu()->context ? this_cpu()->context : "early boot", me);
+	pr_emerg("PANIC: %s", reason);
+	pr_emerg("in %s on cpu%d", this_cpu()->context ? this_cpu()->context : "early boot", me);
 	if (frame) {
 		print_registers(frame);
 		backtrace_print(frame->rip, frame->rbp);

@@ -6,6 +6,7 @@
 #include "kernel/printk.h"
 #include "kernel/panic.h"
 #include "kernel/ktest.h"
+#include "kernel/vmm.h"
 #include "lib/string.h"
 
 /* The boot page tables direct-map 4 GiB; the bitmap must live there. */
@@ -166,6 +167,15 @@ KTEST(pmm, pages_are_zeroed_and_distinct)
 	KEXPECT_EQ(t, c[0], 0);
 	page_free(b);
 	page_free(c);
+}
+
+KTEST(pmm, all_ram_is_reachable)
+{
+	/* The last page of RAM, through the direct map (beyond 4 GiB it is
+	 * mapped by vmm_init, not by the boot page tables). */
+	uint64_t last = pmm_max_phys() - 8;
+	KEXPECT(t, is_mapped((uint64_t)phys_to_virt(last)));
+	pr_info("  # RAM ends at %llu MiB", (unsigned long long)(pmm_max_phys() >> 20));
 }
 
 KTEST(pmm, contiguous_run)

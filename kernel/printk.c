@@ -40,7 +40,7 @@ void printk(enum log_level level, const char *fmt, ...)
 	int plen = snprintf(prefix, sizeof(prefix), "[%5llu.%06llu] cpu%d: ",
 			    (unsigned long long)(ns / 1000000000), (unsigned long long)(ns / 1000 % 1000000),
 			    this_cpu()->id);
-	const char *tag = level < LOG_INFO ? level_tag[level] : "";
+	const char *tag = level == LOG_ERR || level == LOG_WARN ? level_tag[level] : "";
 	bool to_console = !quiet || level <= LOG_WARN;
 
 	uint64_t flags = spin_lock_irqsave(&console_lock);

@@ -6,10 +6,11 @@
 #pragma once
 #include <stddef.h>
 
-enum log_level { LOG_ERR, LOG_WARN, LOG_INFO, LOG_DEBUG };
+enum log_level { LOG_EMERG, LOG_ERR, LOG_WARN, LOG_INFO, LOG_DEBUG };   /* EMERG: panics */
 
 void printk(enum log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+#define pr_emerg(...) printk(LOG_EMERG, __VA_ARGS__)
 #define pr_err(...)   printk(LOG_ERR, __VA_ARGS__)
 #define pr_warn(...)  printk(LOG_WARN, __VA_ARGS__)
 #define pr_info(...)  printk(LOG_INFO, __VA_ARGS__)

@@ -12,20 +12,18 @@
 extern uint64_t boot_pml4[];          /* boot/entry.asm, linked at its physical address */
 
 static uint64_t *pml4;                /* the kernel's top-level table, via the direct map */
+static uint64_t nx_allowed = PTE_NX;  /* 0 on a CPU without no-execute pages */
 static struct spinlock vmm_lock = SPINLOCK_INIT("vmm");
 
-void vmm_init(void)
-{
-	pml4 = phys_to_virt((uint64_t)boot_pml4);
-}
 
-/* The entry for va at the last level, creating missing tables on the way
- * when asked. NULL if absent (or if a huge page covers va). */
-static uint64_t *pte_lookup(uint64_t va, bool create)
+/* The entry for va in the table at level `shift` (12: page table, 21: page
+ * directory), creating missing tables on the way when asked. NULL if absent,
+ * or if a huge page already covers va above that level. */
+static uint64_t *entry_lookup(uint64_t va, int shift, bool create)
 {
 	uint64_t *table = pml4;
-	for (int shift = 39; shift > 12; shift -= 9) {
-		uint64_t *entry = &table[(va >> shift) & 511];
+	for (int level = 39; level > shift; level -= 9) {
+		uint64_t *entry = &table[(va >> level) & 511];
 		if (!(*entry & PTE_PRESENT)) {
 			if (!create)
 				return NULL;
@@ -38,7 +36,35 @@ static uint64_t *pte_lookup(uint64_t va, bool create)
 		}
 		table = phys_to_virt(*entry & PTE_ADDR_MASK);
 	}
-	return &table[(va >> 12) & 511];
+	return &table[(va >> shift) & 511];
+}
+
+static uint64_t *pte_lookup(uint64_t va, bool create)
+{
+	return entry_lookup(va, 12, create);
+}
+
+/* The boot page tables direct-map the first 4 GiB; map the rest of RAM here,
+ * in 2 MiB pages. */
+static void direct_map_extend(void)
+{
+	uint64_t end = (pmm_max_phys() + HUGE_PAGE_SIZE - 1) & ~(HUGE_PAGE_SIZE - 1);
+	for (uint64_t pa = 4ULL << 30; pa < end; pa += HUGE_PAGE_SIZE) {
+		uint64_t *pde = entry_lookup(DIRECT_MAP + pa, 21, true);
+		if (!pde)
+			panic("vmm: out of memory mapping RAM at 0x%llx", (unsigned long long)pa);
+		*pde = pa | PTE_PRESENT | PTE_WRITE | PTE_HUGE | (PTE_NX & nx_allowed);
+	}
+	if (end > (4ULL << 30))
+		pr_info("vmm: direct map extended to %llu MiB", (unsigned long long)(end >> 20));
+}
+
+void vmm_init(void)
+{
+	pml4 = phys_to_virt((uint64_t)boot_pml4);
+	if (!(rdmsr(MSR_EFER) & (1u << 11)))  /* EFER.NXE: boot/entry.asm sets it if it can */
+		nx_allowed = 0;
+	direct_map_extend();
 }
 
 int map_page(uint64_t va, uint64_t pa, uint64_t flags)
@@ -46,7 +72,7 @@ int map_page(uint64_t va, uint64_t pa, uint64_t flags)
 	uint64_t irq = spin_lock_irqsave(&vmm_lock);
 	uint64_t *pte = pte_lookup(va, true);
 	if (pte)
-		*pte = (pa & PTE_ADDR_MASK) | flags | PTE_PRESENT;
+		*pte = (pa & PTE_ADDR_MASK) | (flags & ~(PTE_NX & ~nx_allowed)) | PTE_PRESENT;
 	spin_unlock_irqrestore(&vmm_lock, irq);
 	return pte ? 0 : -1;
 }

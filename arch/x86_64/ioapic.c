@@ -74,6 +74,6 @@ int ioapic_route_isa_irq(int isa_irq)
 		pr_info("ioapic: ISA IRQ %d -> GSI %u -> vector 0x%x on cpu0", isa_irq, gsi, vector);
 		return vector;
 	}
-	pr_warn("ioapic: no IOAPIC serves ISA IRQ %d (GSI %u); serial input stays polled-off", isa_irq, gsi);
+	pr_warn("ioapic: no IOAPIC serves ISA IRQ %d (GSI %u): that interrupt stays off", isa_irq, gsi);
 	return -1;
 }

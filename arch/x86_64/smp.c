@@ -109,11 +109,11 @@ void smp_boot(void)
 	int listed = 0;
 	for (int i = 0; i < acpi.ncpus; i++)
 		listed += acpi.cpus[i].enabled;
-	pr_info("smp: the MADT lists %d CPUs (%d enabled), APIC ids:%s", acpi.ncpus, listed,
-		acpi.ncpus ? "" : " none");
+	pr_info("smp: the MADT lists %d CPUs, %d of them enabled", acpi.ncpus, listed);
 	for (int i = 0; i < acpi.ncpus; i++)
-		pr_info("smp:   APIC id %u, ACPI uid %u, %s%s", acpi.cpus[i].apic_id, acpi.cpus[i].uid,
-			acpi.cpus[i].enabled ? "enabled" : "disabled", acpi.cpus[i].apic_id == bsp->apic_id ? " (boot CPU)" : "");
+		pr_info("smp:   %s APIC id %u, ACPI uid %u, %s%s", acpi.cpus[i].x2apic_entry ? "x2APIC" : "local",
+			acpi.cpus[i].apic_id, acpi.cpus[i].uid, acpi.cpus[i].enabled ? "enabled" : "disabled",
+			acpi.cpus[i].apic_id == bsp->apic_id ? " (the boot CPU)" : "");
 
 	if (maxcpus > 1 && !trampoline_page_usable()) {
 		pr_err("smp: page 0x%lx is not usable RAM here; staying on one CPU", TRAMPOLINE_BASE);

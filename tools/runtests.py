@@ -1,0 +1,286 @@
+#!/usr/bin/env python3
+"""Boot the kernel in each test configuration and judge the results.
+
+  tools/runtests.py [--suite default|matrix|all] [--only NAME[,NAME]]
+                    [--jobs N=1] [--list] [--elf PATH] [--host-summary FILE]
+                    [--configs FILE] [-v]
+
+Configurations come from tests/kernel-suites.txt (its header explains the
+format). For each one: build build/iso/NAME.iso with tools/mkiso.sh, boot
+it with tools/qemu.py, keep the serial log in build/test-logs/NAME.log and
+judge it. Prints one line per configuration, then "N passed, N failed"
+counting KTAP leaf tests (plus the host tests' counts, --host-summary).
+Exit status 1 if anything failed.
+"""
+
+import argparse
+import concurrent.futures
+import io
+import os
+import re
+import shlex
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+
+TOOLS = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(TOOLS)
+sys.path.insert(0, TOOLS)
+import ktap  # noqa: E402
+import qemu  # noqa: E402
+
+SUITES_FILE = os.path.join(ROOT, "tests", "kernel-suites.txt")
+PASS, FAIL, PANIC = 33, 35, 37           # QEMU exit status for the verdicts
+stopping = False                         # set on Ctrl-C: start no more runs
+
+
+@dataclass
+class Config:
+    name: str
+    suite: str
+    qemu: list          # tools/qemu.py options
+    cmdline: str
+    expect: str         # "ktap" or "panic:REGEX"
+    timeout: float
+    flags: list
+
+
+@dataclass
+class Result:
+    verdict: str        # PASS, FAIL or SKIP
+    reason: str = ""
+    passed: int = 0
+    failed: int = 0
+    skipped: int = 0
+    seconds: float = 0
+    details: list = None  # lines to print under the verdict
+
+
+def load_configs(path=SUITES_FILE):
+    configs = []
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            cols = [c.strip() for c in re.split(r"\s+\|\s+", line.strip())]
+            cols = ["" if c == "-" else c for c in cols]
+            if len(cols) not in (6, 7) or cols[1] not in ("default", "matrix") \
+                    or not (cols[4] == "ktap" or cols[4].startswith("panic:")):
+                raise SystemExit(f"{path}:{n}: bad line: {line.strip()}")
+            name, suite, opts, cmdline, expect, timeout = cols[:6]
+            flags = cols[6].split() if len(cols) == 7 else []
+            try:
+                qemu.parse_args(["--iso", "-"] + shlex.split(opts))
+            except SystemExit:                 # argparse said what is wrong
+                raise SystemExit(f"{path}:{n}: bad qemu options: {opts}")
+            configs.append(Config(name, suite, shlex.split(opts), cmdline,
+                                  expect, float(timeout), flags))
+    return configs
+
+
+def tail(lines, n=20):
+    """The last n non-blank lines of the log, indented."""
+    return [f"last {n} lines of the log:"] + \
+        ["  " + line for line in lines if line.strip()][-n:]
+
+
+def panic_report(lines):
+    """The panic message and what follows it (registers, backtrace)."""
+    for i, line in enumerate(lines):
+        if "PANIC:" in line:
+            return ["  " + line for line in lines[i:i + 30]]
+    return tail(lines)
+
+
+def judge(cfg, status, text):
+    """Decide PASS/FAIL for one finished run from its exit status and log."""
+    raw = text.splitlines()
+    lines = [ktap.strip_prefix(line) for line in raw]
+    panicked = status == PANIC or any("PANIC:" in line for line in lines)
+    warnings = [line.rstrip("\r") for line in raw
+                if ktap.PREFIX.match(line) and ktap.strip_prefix(line).startswith("WARNING:")]
+    r = Result("PASS", details=warnings)
+    if warnings and "nowarn" in cfg.flags:
+        r.verdict, r.reason = "FAIL", f"{len(warnings)} warning(s) (nowarn)"
+
+    def fail(reason, details=()):
+        r.verdict, r.reason = "FAIL", reason
+        r.details += list(details)
+
+    for flag in cfg.flags:                 # log=REGEX: the log must say this
+        if flag.startswith("log=") and not re.search(flag[4:], "\n".join(lines)):
+            fail(f"the log does not match {flag[4:]!r}")
+
+    if status == qemu.TIMEOUT_STATUS:
+        fail(f"timeout after {cfg.timeout:g} s", tail(lines))
+    if cfg.expect.startswith("panic:"):
+        # The one test here is the panic itself.
+        if status == qemu.TIMEOUT_STATUS:
+            pass
+        elif status != PANIC or not panicked:
+            fail(f"expected a panic, got exit status {status}", tail(lines))
+        elif not re.search(cfg.expect[len("panic:"):], "\n".join(lines)):
+            fail(f"panic output does not match {cfg.expect[len('panic:'):]!r}",
+                 panic_report(lines))
+        r.passed, r.failed = (1, 0) if r.verdict == "PASS" else (0, 1)
+        return r
+
+    root = ktap.parse(text)
+    r.passed, r.failed, r.skipped = root.counts()
+    if status == qemu.TIMEOUT_STATUS:
+        pass
+    elif panicked:
+        fail("kernel panic", panic_report(lines))
+    elif status == FAIL:
+        fail("kernel reported failure (exit status 35)")
+    elif status == 0:
+        fail("QEMU stopped with no verdict (triple fault or reset?)", tail(lines))
+    elif status != PASS:
+        fail(f"QEMU exit status {status}", tail(lines))
+    elif not root.ok():
+        fail("exit status 33 but the KTAP results have failures")
+    if r.verdict == "FAIL":
+        if not root.ok():                  # what failed, from the KTAP summary
+            out = io.StringIO()
+            ktap.report(root, out=out)
+            r.details += ["  " + line for line in out.getvalue().splitlines()[:-1]
+                          if not line.lstrip().startswith("PASS ")]
+        r.failed = max(r.failed, 1)        # a failed run is at least 1 failure
+    return r
+
+
+def run_config(cfg, elf, echo):
+    """Build the ISO, boot it, judge it. Returns a Result."""
+    try:
+        return try_config(cfg, elf, echo)
+    except (Exception, SystemExit) as e:   # e.g. no OVMF: fail this one only
+        return Result("FAIL", str(e) or type(e).__name__, failed=1, details=[])
+
+
+def try_config(cfg, elf, echo):
+    start = time.monotonic()
+    opts = qemu.parse_args(["--iso", "-"] + cfg.qemu)
+    if opts.accel == "kvm" and qemu.kvm_problem():
+        return Result("SKIP", f"KVM is not usable: {qemu.kvm_problem()}")
+    iso = os.path.join(ROOT, "build", "iso", cfg.name + ".iso")
+    log = os.path.join(ROOT, "build", "test-logs", cfg.name + ".log")
+    os.makedirs(os.path.dirname(log), exist_ok=True)
+    mk = subprocess.run([os.path.join(TOOLS, "mkiso.sh"), elf, iso, cfg.cmdline],
+                        capture_output=True, text=True)
+    if mk.returncode != 0:
+        return Result("FAIL", "mkiso.sh failed", failed=1,
+                      details=["  " + line for line in mk.stderr.splitlines()])
+    if stopping:
+        return Result("SKIP", "interrupted")
+    status = qemu.boot(iso, opts.smp, opts.mem, opts.accel, opts.machine,
+                       opts.uefi, cfg.timeout, log, extra=opts.extra,
+                       echo=echo, quiet=not echo, stderr=subprocess.STDOUT,
+                       interactive=False)
+    with open(log, errors="replace") as f:
+        r = judge(cfg, status, f.read())
+    r.seconds = time.monotonic() - start
+    return r
+
+
+def summary_line(cfg, r):
+    if r.verdict == "SKIP":
+        return f"SKIP {cfg.name}: {r.reason}"
+    n = r.passed + r.failed + r.skipped
+    counts = f"{n} test{'s' if n != 1 else ''}"
+    if r.failed:
+        counts = f"{r.passed} passed, {r.failed} failed"
+    if r.skipped:
+        counts += f", {r.skipped} skipped"
+    reason = f": {r.reason}" if r.reason else ""
+    return f"{r.verdict} {cfg.name}{reason} ({counts}, {r.seconds:.1f} s)"
+
+
+def host_counts(path):
+    """(passed, failed) from the last "N passed, N failed" line in path."""
+    try:
+        with open(path, errors="replace") as f:
+            found = re.findall(r"(\d+) passed, (\d+) failed", f.read())
+    except OSError as e:
+        print(f"FAIL host tests: cannot read {path}: {e.strerror}")
+        return 0, 1
+    if not found:
+        print(f"FAIL host tests: no 'N passed, N failed' line in {path}")
+        return 0, 1
+    return int(found[-1][0]), int(found[-1][1])
+
+
+def main(argv=None):
+    global stopping
+    ap = argparse.ArgumentParser(description="Boot and judge the kernel test configurations.")
+    ap.add_argument("--suite", choices=["default", "matrix", "all"], default="default")
+    ap.add_argument("--only", help="comma-separated configuration names (any suite)")
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="QEMUs at once (default 1: timing tests want the host's cores)")
+    ap.add_argument("--list", action="store_true", help="list the configurations")
+    ap.add_argument("--elf", default=os.path.join(ROOT, "build", "leftmost.elf"))
+    ap.add_argument("--configs", metavar="FILE", default=SUITES_FILE,
+                    help="configuration list (default tests/kernel-suites.txt)")
+    ap.add_argument("--host-summary", metavar="FILE",
+                    help="add the host tests' 'N passed, N failed' from FILE")
+    ap.add_argument("-v", "--verbose", action="store_true",
+                    help="show the serial output (with --jobs 1)")
+    a = ap.parse_args(argv)
+
+    configs = load_configs(a.configs)
+    if a.only:
+        names = a.only.split(",")
+        unknown = set(names) - {c.name for c in configs}
+        if unknown:
+            raise SystemExit(f"runtests: no configuration named {', '.join(sorted(unknown))}")
+        configs = [c for c in configs if c.name in names]
+    elif a.suite != "all":
+        configs = [c for c in configs if c.suite == a.suite]
+    if a.list:
+        for c in configs:
+            print(f"{c.name:12} {c.suite:8} {shlex.join(c.qemu):24} {c.cmdline:20} "
+                  f"{c.expect} ({c.timeout:g} s)")
+        return 0
+    if not os.path.exists(a.elf):
+        raise SystemExit(f"runtests: {a.elf} not found (build the kernel first: make)")
+
+    def on_signal(signum, frame):
+        raise KeyboardInterrupt
+    signal.signal(signal.SIGTERM, on_signal)
+
+    print(f"runtests: {len(configs)} configuration(s), {a.jobs} at a time, "
+          f"logs in build/test-logs/", flush=True)
+    passed = failed = skipped = skipped_configs = 0
+    if a.host_summary:
+        passed, failed = host_counts(a.host_summary)
+        print(f"host tests: {passed} passed, {failed} failed ({a.host_summary})")
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs))
+    echo = a.verbose and a.jobs == 1
+    try:
+        futures = [pool.submit(run_config, c, a.elf, echo) for c in configs]
+        for cfg, fut in zip(configs, futures):    # report in file order
+            r = fut.result()
+            print(summary_line(cfg, r))
+            for line in r.details or []:
+                print(f"    {line}")
+            sys.stdout.flush()
+            passed, failed = passed + r.passed, failed + r.failed
+            skipped += r.skipped
+            skipped_configs += r.verdict == "SKIP"
+    except KeyboardInterrupt:
+        stopping = True
+        pool.shutdown(wait=False, cancel_futures=True)
+        qemu.kill_all()
+        print("runtests: interrupted", file=sys.stderr)
+        return 130
+    pool.shutdown()
+    if skipped or skipped_configs:
+        print(f"skipped (not counted below): {skipped} tests, "
+              f"{skipped_configs} configurations")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
