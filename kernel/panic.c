@@ -29,17 +29,39 @@ static void print_frame_line(int depth, uint64_t rip)
 		pr_emerg("  #%-2d 0x%016llx ?", depth, (unsigned long long)rip);
 }
 
+/* Has the function at rip pushed its frame yet? Not if it trapped before its
+ * prologue (push %rbp; mov %rsp,%rbp) ran, or has none: gcc gives small leaf
+ * functions no frame. Then rbp is still the caller's, and the caller's return
+ * address is on top of the stack instead. */
+static bool frame_is_set_up(uint64_t rip)
+{
+	uint64_t offset;
+	if (!ksym_lookup(rip, &offset))
+		return true;
+	static const uint8_t prologue[] = { 0x55, 0x48, 0x89, 0xe5 };
+	const uint8_t *start = (const uint8_t *)(rip - offset);
+	for (unsigned i = 0; i < sizeof(prologue); i++)
+		if (start[i] != prologue[i])
+			return false;
+	return offset >= sizeof(prologue);
+}
+
 /* Follow the frame-pointer chain: each frame holds the caller's rbp, then the
  * return address. Every read goes through safe_read_u64, so a corrupt chain
- * ends the backtrace instead of faulting again. */
-void backtrace_print(uint64_t rip, uint64_t rbp)
+ * ends the backtrace instead of faulting again. rip/rsp/rbp: where to start
+ * (a trapped frame), or all 0 for the caller of backtrace_print. */
+void backtrace_print(uint64_t rip, uint64_t rsp, uint64_t rbp)
 {
 	if (rbp == 0)
 		rbp = (uint64_t)__builtin_frame_address(0);
 	pr_emerg("backtrace:");
 	int depth = 0;
-	if (rip)
+	if (rip) {
 		print_frame_line(depth++, rip);
+		uint64_t ret;
+		if (!frame_is_set_up(rip) && safe_read_u64((void *)rsp, &ret) == 0)
+			print_frame_line(depth++, ret - 1);
+	}
 	while (rbp && depth < BACKTRACE_MAX_FRAMES) {
 		uint64_t next_rbp, ret;
 		if ((rbp & 7) || safe_read_u64((void *)rbp, &next_rbp) || safe_read_u64((void *)(rbp + 8), &ret))
@@ -91,9 +113,9 @@ static void __attribute__((noreturn)) vpanic(const struct trap_frame *frame, con
 	pr_emerg("in %s on cpu%d", this_cpu()->context ? this_cpu()->context : "early boot", me);
 	if (frame) {
 		print_registers(frame);
-		backtrace_print(frame->rip, frame->rbp);
+		backtrace_print(frame->rip, frame->rsp, frame->rbp);
 	} else {
-		backtrace_print(0, 0);
+		backtrace_print(0, 0, 0);
 	}
 	power_panic_exit();
 }

@@ -9,7 +9,7 @@ void panic(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)))
 void panic_frame(const struct trap_frame *frame, const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 2, 3)));
 
-/* Prints the call chain starting at frame pointer rbp (0 = the caller's). */
-void backtrace_print(uint64_t rip, uint64_t rbp);
+/* Prints the call chain from a trapped rip/rsp/rbp, or with all 0 the caller's. */
+void backtrace_print(uint64_t rip, uint64_t rsp, uint64_t rbp);
 
 extern volatile int panic_cpu;      /* -1, or the CPU that panicked */

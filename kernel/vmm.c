@@ -121,7 +121,7 @@ void *ioremap(uint64_t phys, size_t size)
  * its top KSTACK_SIZE bytes are mapped and the rest is left unmapped as the
  * guard, so running off the bottom of a stack faults instead of corrupting
  * its neighbour. */
-static char slot_owner[KSTACK_SLOTS][24];
+static char slot_owner[KSTACK_SLOTS][16];   /* like a task name: 15 characters */
 static uint8_t slot_used[KSTACK_SLOTS / 8];
 
 static uint64_t slot_base(size_t slot) { return STACK_AREA + slot * KSTACK_SLOT; }

@@ -28,7 +28,7 @@ void *ioremap(uint64_t phys, size_t size);   /* uncached, never unmapped */
 
 #define KSTACK_SIZE  (16 * 1024)
 #define KSTACK_SLOT  (64 * 1024)      /* what is not stack in a slot is guard */
-#define KSTACK_SLOTS 16384
+#define KSTACK_SLOTS 4096
 
 /* A stack of KSTACK_SIZE bytes; returns its top (the initial stack pointer). */
 void *kstack_alloc(const char *owner);
