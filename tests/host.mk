@@ -1,0 +1,52 @@
+# Host unit tests for lib/: `make host-test` (from the top-level Makefile)
+# or `make -f tests/host.mk host-test`. Override the compiler with HOSTCC=.
+#
+# The four lib/ sources and tests/{main,test_*}.c are linked into one
+# sanitized binary (a crash or hang fails only its own test), whose
+# last line is the total "N passed, N failed".
+#
+# Name clashes: lib/ defines memcpy, snprintf, ... like the host libc does.
+# The lib objects are compiled from the unchanged sources with
+# -include tests/host_names.h, which #defines each clashing name to an lm_
+# one (memcpy -> lm_memcpy). Tests include tests/lib.h to get those lm_
+# declarations, so they can compare lm_snprintf with the libc snprintf.
+#
+# Only HOST_-prefixed variables (and HOSTCC) are used, so that this file can
+# sit inside the kernel Makefile without clashing with CC, CFLAGS, BUILD.
+
+HOSTCC ?= cc
+# One directory per compiler, so switching HOSTCC rebuilds everything.
+HOST_BUILD := build/host/$(notdir $(firstword $(HOSTCC)))
+HOST_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Werror \
+	-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
+	-I. -MMD -MP
+HOST_LIB_SRCS := lib/string.c lib/printf.c lib/rbtree.c lib/cmdline.c
+HOST_TEST_SRCS := tests/main.c $(wildcard tests/test_*.c)
+HOST_OBJS := $(patsubst %.c,$(HOST_BUILD)/%.o,$(HOST_LIB_SRCS) $(HOST_TEST_SRCS))
+HOST_BIN := $(HOST_BUILD)/run-tests
+
+# Keep whatever default goal the including Makefile has (restored at the end).
+HOST_SAVED_GOAL := $(.DEFAULT_GOAL)
+
+.PHONY: host-test host-clean
+
+host-test: $(HOST_BIN)
+	@UBSAN_OPTIONS=print_stacktrace=1 $(HOST_BIN)
+
+$(HOST_BIN): $(HOST_OBJS)
+	$(HOSTCC) $(HOST_CFLAGS) -o $@ $(HOST_OBJS)
+
+$(HOST_BUILD)/lib/%.o: lib/%.c tests/host_names.h tests/host.mk
+	@mkdir -p $(@D)
+	$(HOSTCC) $(HOST_CFLAGS) -include tests/host_names.h -c -o $@ $<
+
+$(HOST_BUILD)/tests/%.o: tests/%.c tests/host.mk
+	@mkdir -p $(@D)
+	$(HOSTCC) $(HOST_CFLAGS) -c -o $@ $<
+
+host-clean:
+	rm -rf build/host
+
+-include $(HOST_OBJS:.o=.d)
+
+.DEFAULT_GOAL := $(HOST_SAVED_GOAL)
