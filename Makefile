@@ -48,7 +48,7 @@ KERNEL_CFLAGS := $(TARGET_FLAGS) -std=gnu11 $(OPT) -g -Wall -Wextra -Werror \
 LDFLAGS := --no-warn-rwx-segments -n -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T linker.ld
 NASMFLAGS := -f elf64 -g -F dwarf -I.
 
-C_SRCS   := $(wildcard arch/x86_64/*.c kernel/*.c lib/*.c)
+C_SRCS   := $(wildcard arch/x86_64/*.c kernel/*.c sched/*.c lib/*.c)
 ASM_SRCS := $(wildcard boot/*.asm arch/x86_64/*.asm)
 OBJS     := $(C_SRCS:%.c=$(BUILD)/%.o) $(ASM_SRCS:%.asm=$(BUILD)/%.o)
 ELF      := $(BUILD)/leftmost.elf
@@ -103,7 +103,7 @@ run: deps $(ISO)
 	@$(PYTHON) tools/qemu.py --iso $(ISO) --smp $(SMP) --mem $(MEM) --accel $(ACCEL) \
 		--machine $(MACHINE) $(if $(filter 1,$(UEFI)),--uefi)
 
--include tests/host.mk
+include tests/host.mk
 
 # The same kernel must build with clang too.
 clang-build:

@@ -1,6 +1,7 @@
 /* Error numbers, with Linux's values so system calls can return them unchanged later. */
 #pragma once
 #define EPERM   1
+#define ENOENT  2
 #define ESRCH   3
 #define EINTR   4
 #define EIO     5

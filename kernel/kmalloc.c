@@ -28,6 +28,7 @@ static const size_t class_size[] = { 32, 64, 128, 256, 512, 1024, 2048 };
 
 static struct block_header *free_list[NCLASSES];
 static size_t live_blocks;
+static size_t slab_pages;             /* pages carved into small blocks: kept, never returned */
 static struct spinlock kmalloc_lock = SPINLOCK_INIT("kmalloc");
 
 /* Carve a fresh page into blocks of one class. Called with the lock held. */
@@ -36,6 +37,7 @@ static bool refill(size_t c)
 	uint8_t *page = page_alloc();
 	if (!page)
 		return false;
+	slab_pages++;
 	for (size_t off = 0; off + class_size[c] <= PAGE_SIZE; off += class_size[c]) {
 		struct block_header *b = (void *)(page + off);
 		b->magic = MAGIC_FREE;
@@ -112,6 +114,7 @@ void kfree(void *ptr)
 }
 
 size_t kmalloc_live_blocks(void) { return __atomic_load_n(&live_blocks, __ATOMIC_RELAXED); }
+size_t kmalloc_slab_pages(void) { return __atomic_load_n(&slab_pages, __ATOMIC_RELAXED); }
 
 KTEST(kmalloc, every_size_aligned_and_usable)
 {

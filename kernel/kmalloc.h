@@ -10,3 +10,4 @@ void *kmalloc(size_t size);           /* 16-byte aligned; NULL when out of memor
 void *kzalloc(size_t size);           /* zeroed */
 void kfree(void *ptr);                /* NULL is fine */
 size_t kmalloc_live_blocks(void);     /* blocks handed out and not yet freed */
+size_t kmalloc_slab_pages(void);      /* pages kept for small blocks */

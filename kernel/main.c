@@ -18,6 +18,7 @@
 #include "kernel/ktest.h"
 #include "kernel/crash.h"
 #include "kernel/panic.h"
+#include "kernel/task.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/gdt.h"
 #include "arch/x86_64/trap.h"
@@ -44,8 +45,11 @@ static void __attribute__((noreturn)) run_on_stack(void *top, void (*fn)(void))
 	__builtin_unreachable();
 }
 
-static void __attribute__((noreturn)) kmain_on_idle_stack(void)
+/* The first task: finishes bringing the machine up, then does what the
+ * command line asks. The boot CPU itself has become idle/0. */
+static void kernel_init(void *arg)
 {
+	(void)arg;
 	uint64_t t0 = clock_ns();
 	smp_boot();
 	identity_map_remove();
@@ -54,6 +58,8 @@ static void __attribute__((noreturn)) kmain_on_idle_stack(void)
 		(unsigned long long)clock_ns() / 1000000);
 	serial_enable_rx_irq();
 
+	tasks_start_reaper();
+
 	if (ktest_filter[0])
 		power_test_exit(ktest_run(ktest_filter));
 	if (crash_requested()) {
@@ -61,7 +67,16 @@ static void __attribute__((noreturn)) kmain_on_idle_stack(void)
 		panic("crash: the deliberate crash did not crash");
 	}
 	pr_info("leftmost is up. Debug keys on the console: 'h' lists them. Quit QEMU with Ctrl-A X.");
-	idle_halt_loop();
+}
+
+static void __attribute__((noreturn)) kmain_on_idle_stack(void)
+{
+	struct task *init = task_create("init", kernel_init, NULL);
+	if (!init)
+		panic("kmain: no memory for the init task");
+	task_detach(init);
+	task_start(init);
+	idle_loop();
 }
 
 void __attribute__((noreturn)) kmain(uint64_t multiboot_info_phys)
@@ -97,6 +112,8 @@ void __attribute__((noreturn)) kmain(uint64_t multiboot_info_phys)
 	ioapic_init();
 	smp_init_ipis();
 	timer_init();
+	tasks_init();
+	task_init_idle(0);
 	timer_start_this_cpu();
 	bsp->online = true;
 	irq_enable();
@@ -104,6 +121,5 @@ void __attribute__((noreturn)) kmain(uint64_t multiboot_info_phys)
 	void *stack = kstack_alloc("idle/0");
 	if (!stack)
 		panic("kmain: no memory for the boot CPU's stack");
-	bsp->context = "idle/0";
 	run_on_stack(stack, kmain_on_idle_stack);
 }

@@ -7,8 +7,11 @@
 #pragma once
 #include <stdint.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include "arch/x86_64/gdt.h"
 #include "arch/x86_64/trap.h"
+
+struct task;
 
 #define MAX_CPUS 64
 
@@ -19,6 +22,7 @@ struct cpu {
 	volatile bool online;
 	volatile uint64_t ticks;      /* timer interrupts taken */
 	const char *context;          /* what runs here, for messages ("idle/2") */
+	struct task *current;         /* the task running here; NULL before the scheduler starts */
 	struct fault_record last_fault;
 	struct arch_cpu arch;
 };
@@ -31,6 +35,15 @@ static inline struct cpu *this_cpu(void)
 	struct cpu *c;
 	__asm__ volatile("movq %%gs:0, %0" : "=r"(c));
 	return c;
+}
+
+/* The running task, read in one instruction: a task that is preempted and
+ * moved to another CPU cannot get a mix of two CPUs' answers. */
+static inline struct task *current_task(void)
+{
+	struct task *p;
+	__asm__ volatile("movq %%gs:%c1, %0" : "=r"(p) : "i"(offsetof(struct cpu, current)));
+	return p;
 }
 
 void percpu_init(struct cpu *cpu, int id);

@@ -4,8 +4,10 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/smp.h"
 #include "kernel/ktest.h"
+#include "sched/preempt.h"
 
-void spin_lock(struct spinlock *lock)
+/* Take the lock with preemption already off (the _irqsave and plain forms share this). */
+static void acquire(struct spinlock *lock)
 {
 	int me = this_cpu()->id;
 
@@ -19,10 +21,23 @@ void spin_lock(struct spinlock *lock)
 	lock->holder_cpu = me;
 }
 
-void spin_unlock(struct spinlock *lock)
+static void release(struct spinlock *lock)
 {
 	lock->holder_cpu = -1;
 	__atomic_store_n(&lock->owner, (uint16_t)(lock->owner + 1), __ATOMIC_RELEASE);
+}
+
+/* A holder must not be preempted: a task spinning on the same CPU would wait forever. */
+void spin_lock(struct spinlock *lock)
+{
+	preempt_disable();
+	acquire(lock);
+}
+
+void spin_unlock(struct spinlock *lock)
+{
+	release(lock);
+	preempt_enable();
 }
 
 bool spin_is_locked(const struct spinlock *lock)
@@ -34,14 +49,17 @@ bool spin_is_locked(const struct spinlock *lock)
 uint64_t spin_lock_irqsave(struct spinlock *lock)
 {
 	uint64_t flags = irq_save();
-	spin_lock(lock);
+	preempt_disable();
+	acquire(lock);
 	return flags;
 }
 
+/* Interrupts back on first, so a reschedule that became due can happen. */
 void spin_unlock_irqrestore(struct spinlock *lock, uint64_t flags)
 {
-	spin_unlock(lock);
+	release(lock);
 	irq_restore(flags);
+	preempt_enable();
 }
 
 void spin_force_unlock(struct spinlock *lock)

@@ -10,6 +10,8 @@
 #include "arch/x86_64/smp.h"
 #include "lib/printf.h"
 #include "lib/string.h"
+#include "lib/util.h"
+#include "sched/core.h"
 
 static int64_t hz = 1000;
 BOOT_PARAM_INT("hz", hz, 100, 10000, "timer interrupts per second on each CPU");
@@ -39,14 +41,121 @@ static void heartbeat(uint64_t now)
 	pr_info("%s", line);
 }
 
-static void tick(struct trap_frame *frame)
+/*
+ * Each CPU's pending timers, earliest first. The LAPIC timer is programmed
+ * (one-shot) for the earliest; `running` is the timer whose function runs
+ * now, so timer_cancel() can wait for it to finish.
+ */
+struct timer_queue {
+	struct spinlock lock;
+	struct rb_root_cached timers;
+	struct timer *volatile running;
+};
+static struct timer_queue queues[MAX_CPUS];
+static struct timer tick_timers[MAX_CPUS];
+
+static bool expires_earlier(const struct rb_node *a, const struct rb_node *b)
+{
+	return rb_entry(a, struct timer, node)->expires < rb_entry(b, struct timer, node)->expires;
+}
+
+/* Program this CPU's LAPIC timer for the earliest pending timer; queue locked. */
+static void program_next(struct timer_queue *q)
+{
+	struct rb_node *first = rb_first_cached(&q->timers);
+	if (!first)
+		return;
+	uint64_t expires = rb_entry(first, struct timer, node)->expires;
+	if (lapic_has_tsc_deadline()) {
+		uint64_t now = clock_ns();
+		lapic_timer_tsc_deadline(rdtsc() + ns_to_tsc(expires > now ? expires - now : 0) + 1);
+		return;
+	}
+	uint64_t now = clock_ns();
+	lapic_timer_oneshot_ns(expires > now ? expires - now : 1);
+}
+
+/* Take t off whichever queue it is on; true if it was pending. */
+static bool dequeue_timer(struct timer *t)
+{
+	for (;;) {
+		int cpu = __atomic_load_n(&t->cpu, __ATOMIC_ACQUIRE);
+		if (cpu < 0)
+			return false;
+		struct timer_queue *q = &queues[cpu];
+		uint64_t flags = spin_lock_irqsave(&q->lock);
+		bool here = t->cpu == cpu;
+		if (here) {
+			rb_erase_cached(&t->node, &q->timers);
+			t->cpu = -1;
+		}
+		spin_unlock_irqrestore(&q->lock, flags);
+		if (here)
+			return true;
+	}
+}
+
+void timer_start(struct timer *t, uint64_t expires)
+{
+	dequeue_timer(t);
+	uint64_t flags = irq_save();
+	struct timer_queue *q = &queues[this_cpu()->id];
+	spin_lock(&q->lock);
+	t->expires = expires;
+	t->cpu = this_cpu()->id;
+	rb_add_cached(&t->node, &q->timers, expires_earlier);
+	if (rb_first_cached(&q->timers) == &t->node)
+		program_next(q);
+	spin_unlock(&q->lock);
+	irq_restore(flags);
+}
+
+bool timer_cancel(struct timer *t)
+{
+	bool was_pending = dequeue_timer(t);
+	/* Its function may be running on some CPU right now: let it finish. */
+	for (int i = 0; i < nr_cpus; i++)
+		while (queues[i].running == t)
+			cpu_relax();
+	return was_pending;
+}
+
+/* The LAPIC timer interrupt: run every timer that is due, then re-program. */
+static void timer_interrupt(struct trap_frame *frame)
 {
 	(void)frame;
+	struct timer_queue *q = &queues[this_cpu()->id];
+	spin_lock(&q->lock);
+	for (;;) {
+		struct rb_node *first = rb_first_cached(&q->timers);
+		struct timer *t = first ? rb_entry(first, struct timer, node) : NULL;
+		if (!t || t->expires > clock_ns())
+			break;
+		rb_erase_cached(&t->node, &q->timers);
+		t->cpu = -1;
+		q->running = t;
+		spin_unlock(&q->lock);
+		t->fn(t);
+		spin_lock(&q->lock);
+		q->running = NULL;
+	}
+	program_next(q);
+	spin_unlock(&q->lock);
+}
+
+/* The scheduler tick, every 1/HZ on every CPU. */
+static void tick(struct timer *t)
+{
 	struct cpu *cpu = this_cpu();
+	uint64_t period = 1000000000ULL / (uint64_t)hz, now = clock_ns();
 	cpu->ticks++;
+	/* The next tick at a whole period after this one, so ticks do not drift;
+	 * after a long stall, skip what was missed rather than firing in a burst. */
+	uint64_t next = t->expires + period;
+	timer_start(t, next > now ? next : now + period);
+	scheduler_tick();
 	if (cpu->id != 0)
 		return;
-	uint64_t now = clock_ns();
 	if (heartbeat_seconds)
 		heartbeat(now);
 	if (poweroff_after && now >= (uint64_t)poweroff_after * 1000000000ULL) {
@@ -57,13 +166,18 @@ static void tick(struct trap_frame *frame)
 
 void timer_init(void)
 {
-	irq_register(VEC_LAPIC_TIMER, tick);
+	for (int i = 0; i < MAX_CPUS; i++) {
+		queues[i].lock = (struct spinlock)SPINLOCK_INIT("timer_queue");
+		queues[i].timers = RB_ROOT_CACHED;
+		tick_timers[i] = (struct timer)TIMER_INIT(tick);
+	}
+	irq_register(VEC_LAPIC_TIMER, timer_interrupt);
 	lapic_timer_calibrate();
 }
 
 void timer_start_this_cpu(void)
 {
-	lapic_timer_start_periodic((unsigned)hz);
+	timer_start(&tick_timers[this_cpu()->id], clock_ns() + 1000000000ULL / (uint64_t)hz);
 }
 
 /* Over one second each CPU must see HZ ticks, within 10%. Under emulation a
@@ -98,31 +212,49 @@ KTEST(timer, every_cpu_ticks_at_hz)
 	}
 }
 
-/* One-shot mode fires once and only once; the tick is restored afterwards. */
-KTEST(timer, oneshot_fires_once)
+struct probe {
+	struct timer timer;
+	volatile int fired;
+	volatile uint64_t at;
+};
+
+static void probe_fire(struct timer *t)
 {
-	uint64_t flags = irq_save();
-	lapic_timer_stop();
-	uint64_t before = this_cpu()->ticks;
-	lapic_timer_oneshot_ns(2000000);
-	irq_restore(flags);
-	delay_ns(30000000);
-	uint64_t fired = this_cpu()->ticks - before;
-	timer_start_this_cpu();
-	KEXPECT_EQ(t, fired, 1);
+	struct probe *p = container_of(t, struct probe, timer);
+	p->at = clock_ns();
+	p->fired++;
 }
 
-KTEST(timer, tsc_deadline_fires_once)
+/* A timer fires once, not before its time, and between two ticks when its
+ * time falls between them (the LAPIC is programmed for it, not for the tick). */
+KTEST(timer, fires_once_on_time)
+{
+	struct probe p = { .timer = TIMER_INIT(probe_fire) };
+	uint64_t period = 1000000000ULL / (uint64_t)hz;
+	uint64_t expires = clock_ns() + 2 * period + period / 2;
+	timer_start(&p.timer, expires);
+	delay_ns(10 * period + 20000000);
+	KEXPECT_EQ(t, p.fired, 1);
+	KEXPECT(t, p.at >= expires);
+	pr_info("  # fired %llu us after its deadline", (unsigned long long)(p.at - expires) / 1000);
+	KEXPECT(t, !timer_cancel(&p.timer));
+}
+
+KTEST(timer, cancelled_timer_does_not_fire)
+{
+	struct probe p = { .timer = TIMER_INIT(probe_fire) };
+	timer_start(&p.timer, clock_ns() + 5000000);
+	KEXPECT(t, timer_cancel(&p.timer));
+	delay_ns(20000000);
+	KEXPECT_EQ(t, p.fired, 0);
+}
+
+KTEST(timer, uses_tsc_deadline_when_present)
 {
 	if (!lapic_has_tsc_deadline())
 		KSKIP(t, "this CPU has no TSC-deadline timer (QEMU offers it only under KVM)");
-	uint64_t flags = irq_save();
-	lapic_timer_stop();
-	uint64_t before = this_cpu()->ticks;
-	lapic_timer_tsc_deadline(rdtsc() + ns_to_tsc(2000000));
-	irq_restore(flags);
+	struct probe p = { .timer = TIMER_INIT(probe_fire) };
+	timer_start(&p.timer, clock_ns() + 3000000);
 	delay_ns(30000000);
-	uint64_t fired = this_cpu()->ticks - before;
-	timer_start_this_cpu();
-	KEXPECT_EQ(t, fired, 1);
+	KEXPECT_EQ(t, p.fired, 1);
 }

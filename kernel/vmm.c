@@ -13,6 +13,7 @@ extern uint64_t boot_pml4[];          /* boot/entry.asm, linked at its physical 
 
 static uint64_t *pml4;                /* the kernel's top-level table, via the direct map */
 static uint64_t nx_allowed = PTE_NX;  /* 0 on a CPU without no-execute pages */
+static size_t table_pages;            /* page-table pages added since boot: kept */
 static struct spinlock vmm_lock = SPINLOCK_INIT("vmm");
 
 
@@ -30,6 +31,7 @@ static uint64_t *entry_lookup(uint64_t va, int shift, bool create)
 			void *next = page_alloc();
 			if (!next)
 				return NULL;
+			table_pages++;
 			*entry = virt_to_phys(next) | PTE_PRESENT | PTE_WRITE;
 		} else if (*entry & PTE_HUGE) {
 			return NULL;
@@ -86,6 +88,8 @@ void unmap_page(uint64_t va)
 	spin_unlock_irqrestore(&vmm_lock, irq);
 	invlpg(va);
 }
+
+size_t vmm_table_pages(void) { return table_pages; }
 
 bool is_mapped(uint64_t va)
 {

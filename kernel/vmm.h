@@ -22,6 +22,7 @@ void vmm_init(void);                  /* after pmm_init */
 int map_page(uint64_t va, uint64_t pa, uint64_t flags);
 void unmap_page(uint64_t va);         /* this CPU's TLB only */
 bool is_mapped(uint64_t va);
+size_t vmm_table_pages(void);         /* page-table pages allocated since boot */
 void identity_map_remove(void);       /* once every CPU runs in the higher half */
 
 void *ioremap(uint64_t phys, size_t size);   /* uncached, never unmapped */

@@ -19,3 +19,15 @@
 #define strlcpy		lm_strlcpy
 #define vsnprintf	lm_vsnprintf
 #define snprintf	lm_snprintf
+
+/* sched/api.c's calls share their names with the host libc's system-call
+ * wrappers (and the sanitizers call sched_yield): rename them too. These
+ * stay renamed in the tests, which never want libc's. */
+#define sched_setscheduler	lm_sched_setscheduler
+#define sched_getscheduler	lm_sched_getscheduler
+#define sched_getparam		lm_sched_getparam
+#define sched_setaffinity	lm_sched_setaffinity
+#define sched_getaffinity	lm_sched_getaffinity
+#define sched_yield		lm_sched_yield
+#define sched_get_priority_max	lm_sched_get_priority_max
+#define sched_get_priority_min	lm_sched_get_priority_min

@@ -18,7 +18,6 @@ enum {
 
 #define SVR_ENABLE          (1u << 8)
 #define LVT_MASKED          (1u << 16)
-#define LVT_TIMER_PERIODIC  (1u << 17)
 #define LVT_TIMER_DEADLINE  (2u << 17)
 #define ICR_DELIVERY_NMI    (4u << 8)
 #define ICR_DELIVERY_INIT   (5u << 8)
@@ -160,13 +159,6 @@ void lapic_timer_calibrate(void)
 
 uint64_t lapic_timer_hz(void) { return timer_hz; }
 
-void lapic_timer_start_periodic(unsigned hz)
-{
-	lapic_write(LAPIC_TIMER_DIVIDE, TIMER_DIVIDE_BY_1);
-	lapic_write(LAPIC_LVT_TIMER, VEC_LAPIC_TIMER | LVT_TIMER_PERIODIC);
-	lapic_write(LAPIC_TIMER_INIT, (uint32_t)(timer_hz / hz));
-}
-
 void lapic_timer_oneshot_ns(uint64_t ns)
 {
 	uint64_t count = ns * (timer_hz / 1000) / 1000000;   /* kHz first: no overflow for hours */
@@ -184,12 +176,4 @@ void lapic_timer_tsc_deadline(uint64_t tsc)
 	 * and the MSR write are not ordered against each other otherwise. */
 	__asm__ volatile("mfence" : : : "memory");
 	wrmsr(MSR_TSC_DEADLINE, tsc);
-}
-
-void lapic_timer_stop(void)
-{
-	lapic_write(LAPIC_LVT_TIMER, LVT_MASKED);
-	lapic_write(LAPIC_TIMER_INIT, 0);
-	if (tsc_deadline)
-		wrmsr(MSR_TSC_DEADLINE, 0);
 }

@@ -22,8 +22,6 @@ void lapic_send_startup(uint32_t apic_id, uint32_t page_number);
 /* The timer. lapic_timer_calibrate() needs clock_ns() working. */
 void lapic_timer_calibrate(void);
 uint64_t lapic_timer_hz(void);            /* counts per second at divide-by-1 */
-void lapic_timer_start_periodic(unsigned hz);
 void lapic_timer_oneshot_ns(uint64_t ns);
 bool lapic_has_tsc_deadline(void);
 void lapic_timer_tsc_deadline(uint64_t tsc);
-void lapic_timer_stop(void);

@@ -22,6 +22,8 @@
 #include "lib/string.h"
 #include "lib/printf.h"
 #include "kernel/ktest.h"
+#include "kernel/task.h"
+#include "sched/preempt.h"
 
 extern const uint8_t trampoline_start[], trampoline_end[];
 extern uint64_t trampoline_cr3, trampoline_efer, trampoline_stack, trampoline_entry, trampoline_cpu;
@@ -30,7 +32,6 @@ static int64_t maxcpus = MAX_CPUS;
 BOOT_PARAM_INT("maxcpus", maxcpus, 1, MAX_CPUS, "start at most this many CPUs");
 
 static void *ap_ist_stacks[MAX_CPUS];
-static char idle_names[MAX_CPUS][12];
 
 /* The trampoline's data slot `field`, in the copy at TRAMPOLINE_BASE. */
 static uint64_t *trampoline_slot(const uint64_t *field)
@@ -45,10 +46,11 @@ static void __attribute__((noreturn)) ap_main(int id)
 	gdt_init_cpu(cpu, ap_ist_stacks[id]);
 	idt_load();
 	lapic_init_cpu();
-	cpu->context = idle_names[id];
+	task_init_idle(id);
 	timer_start_this_cpu();
 	__atomic_store_n(&cpu->online, true, __ATOMIC_RELEASE);
-	idle_halt_loop();
+	irq_enable();
+	idle_loop();
 }
 
 static bool trampoline_page_usable(void)
@@ -73,8 +75,9 @@ static bool wait_online(struct cpu *cpu, uint64_t ns)
 static bool start_ap(int id, uint32_t apic_id)
 {
 	struct cpu *cpu = &cpus[id];
-	snprintf(idle_names[id], sizeof(idle_names[id]), "idle/%d", id);
-	void *stack = kstack_alloc(idle_names[id]);
+	char name[16];
+	snprintf(name, sizeof(name), "idle/%d", id);
+	void *stack = kstack_alloc(name);
 	ap_ist_stacks[id] = pages_alloc(IST_COUNT * IST_STACK_SIZE / PAGE_SIZE);
 	if (!stack || !ap_ist_stacks[id]) {
 		pr_err("smp: out of memory for cpu%d's stacks", id);
@@ -179,18 +182,21 @@ static void call_here(void (*fn)(void *), void *arg)
 
 void smp_call_on_cpu(int cpu, void (*fn)(void *), void *arg)
 {
+	preempt_disable();                /* "this CPU" must stay this CPU */
 	if (cpu == this_cpu()->id) {
 		call_here(fn, arg);
-		return;
+	} else {
+		post_request(cpu, fn, arg);
+		await_request(cpu);
 	}
-	post_request(cpu, fn, arg);
-	await_request(cpu);
+	preempt_enable();
 }
 
 /* All CPUs run fn at the same time: post every request, run it here, then
  * wait for the others. */
 void smp_call_on_each_cpu(void (*fn)(void *), void *arg)
 {
+	preempt_disable();
 	int me = this_cpu()->id;
 	for (int i = 0; i < nr_cpus; i++)
 		if (cpus[i].online && i != me)
@@ -199,6 +205,7 @@ void smp_call_on_each_cpu(void (*fn)(void *), void *arg)
 	for (int i = 0; i < nr_cpus; i++)
 		if (cpus[i].online && i != me)
 			await_request(i);
+	preempt_enable();
 }
 
 struct flush_range { uint64_t va; size_t len; };
@@ -214,6 +221,12 @@ void tlb_shootdown(uint64_t va, size_t len)
 {
 	struct flush_range r = { va, len };
 	smp_call_on_each_cpu(flush_range_here, &r);
+}
+
+/* Nothing to do: the way out of the interrupt reschedules (trap.c). */
+static void reschedule_irq(struct trap_frame *frame)
+{
+	(void)frame;
 }
 
 static void flush_all_here(void *arg)
@@ -232,6 +245,7 @@ void smp_init_ipis(void)
 	for (int i = 0; i < MAX_CPUS; i++)
 		call_requests[i].lock = (struct spinlock)SPINLOCK_INIT("call_request");
 	irq_register(VEC_CALL_FUNCTION, call_function_irq);
+	irq_register(VEC_RESCHEDULE, reschedule_irq);
 }
 
 static void count_ipi(void *arg)

@@ -12,6 +12,8 @@
 #include "kernel/printk.h"
 #include "kernel/vmm.h"
 #include "kernel/ktest.h"
+#include "sched/core.h"
+#include "sched/preempt.h"
 
 static irq_handler_fn irq_handlers[256];
 
@@ -105,13 +107,20 @@ void trap_dispatch(struct trap_frame *f)
 	else
 		pr_warn("interrupt on unexpected vector 0x%llx: ignored", (unsigned long long)f->vector);
 	lapic_eoi();
+	/* Full preemption: on the way back to interrupted code that could have
+	 * been interrupted (IF was set), switch tasks if the scheduler asked to. */
+	if (f->rflags & RFLAGS_IF)
+		preempt_schedule_irq();
 }
 
+/* Preemption off: the record is this CPU's, and we must stay on it. */
 KTEST(exceptions, page_fault_is_caught_and_reported)
 {
+	preempt_disable();
 	uint64_t value = 0x1234, before = this_cpu()->last_fault.count;
 	int err = safe_read_u64((void *)0x10, &value);
-	struct fault_record *r = &this_cpu()->last_fault;
+	struct fault_record r_copy = this_cpu()->last_fault, *r = &r_copy;
+	preempt_enable();
 	KEXPECT_EQ(t, err, -14);                        /* -EFAULT */
 	KEXPECT_EQ(t, value, 0x1234);                   /* untouched */
 	KEXPECT_EQ(t, r->count, before + 1);
@@ -124,17 +133,25 @@ KTEST(exceptions, page_fault_is_caught_and_reported)
 
 KTEST(exceptions, invalid_opcode_is_caught_and_reported)
 {
+	preempt_disable();
 	uint64_t before = this_cpu()->last_fault.count;
-	KEXPECT_EQ(t, probe_invalid_opcode(), -14);
-	KEXPECT_EQ(t, this_cpu()->last_fault.count, before + 1);
-	KEXPECT_EQ(t, this_cpu()->last_fault.vector, 6);
+	int err = probe_invalid_opcode();
+	struct fault_record r = this_cpu()->last_fault;
+	preempt_enable();
+	KEXPECT_EQ(t, err, -14);
+	KEXPECT_EQ(t, r.count, before + 1);
+	KEXPECT_EQ(t, r.vector, 6);
 }
 
 KTEST(exceptions, mapped_read_does_not_fault)
 {
 	uint64_t value = 0, expected = 0x5eed5eed;
+	preempt_disable();
 	uint64_t before = this_cpu()->last_fault.count;
-	KEXPECT_EQ(t, safe_read_u64(&expected, &value), 0);
+	int err = safe_read_u64(&expected, &value);
+	uint64_t after = this_cpu()->last_fault.count;
+	preempt_enable();
+	KEXPECT_EQ(t, err, 0);
 	KEXPECT_EQ(t, value, expected);
-	KEXPECT_EQ(t, this_cpu()->last_fault.count, before);
+	KEXPECT_EQ(t, after, before);
 }

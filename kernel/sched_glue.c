@@ -1,0 +1,47 @@
+/* The kernel's side of sched/platform.h. */
+#include "sched/platform.h"
+#include "sched/task.h"
+#include "kernel/percpu.h"
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/lapic.h"
+#include "arch/x86_64/time.h"
+#include "arch/x86_64/trap.h"
+#include "kernel/panic.h"
+#include "lib/printf.h"
+#include <stdarg.h>
+
+uint64_t sched_clock(void) { return clock_ns(); }
+int sched_this_cpu(void) { return this_cpu()->id; }
+int sched_nr_cpus(void) { return nr_cpus; }
+bool sched_cpu_online(int cpu) { return cpu >= 0 && cpu < nr_cpus && cpus[cpu].online; }
+bool sched_irqs_enabled(void) { return irqs_enabled(); }
+uint64_t sched_irq_save(void) { return irq_save(); }
+void sched_irq_restore(uint64_t flags) { irq_restore(flags); }
+void sched_cpu_relax(void) { cpu_relax(); }
+
+void sched_send_resched(int cpu)
+{
+	lapic_send_ipi(cpus[cpu].apic_id, VEC_RESCHEDULE);
+}
+
+struct task *sched_current(void)
+{
+	return current_task();
+}
+
+void sched_set_current(struct task *p)
+{
+	struct cpu *c = this_cpu();
+	c->current = p;
+	c->context = p->name;
+}
+
+void sched_bug(const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	panic("sched: %s", msg);
+}

@@ -1,0 +1,342 @@
+/*
+ * The scheduler tested with real tasks on real (virtual) CPUs. The bounds
+ * hold on a noisy 2-core host running 4 emulated CPUs: they check ratios over
+ * seconds, never absolute times. The exact properties are checked on the
+ * host against a simulated clock (tests/sim/).
+ */
+#include "kernel/ktest.h"
+#include "kernel/task.h"
+#include "kernel/percpu.h"
+#include "kernel/printk.h"
+#include "sched/api.h"
+#include "sched/core.h"
+#include "sched/wait.h"
+#include "arch/x86_64/time.h"
+#include "arch/x86_64/cpu.h"
+#include "kernel/errno.h"
+
+#define MS 1000000ULL
+
+static volatile bool hogs_stop;
+
+static void hog(void *arg)
+{
+	(void)arg;
+	while (!hogs_stop)
+		cpu_relax();
+}
+
+/* Start n hogs, each allowed only the CPUs in masks[i] (0: any). */
+static int start_hogs(struct task **hogs, int n, const cpumask_t *masks, const int *nices)
+{
+	hogs_stop = false;
+	for (int i = 0; i < n; i++) {
+		hogs[i] = task_create("hog", hog, NULL);
+		if (!hogs[i])
+			return -1;
+		if (masks && masks[i])
+			hogs[i]->cpus_allowed = masks[i];
+		if (nices)
+			set_user_nice(hogs[i], nices[i]);
+		task_start(hogs[i]);
+	}
+	return 0;
+}
+
+static void stop_hogs(struct task **hogs, int n)
+{
+	hogs_stop = true;
+	for (int i = 0; i < n; i++)
+		task_join(hogs[i]);
+}
+
+/* CPU time each task gets over `ms` (after they have settled). */
+static void measure_runtime(struct task **tasks, int n, uint64_t ms, uint64_t *runtime)
+{
+	uint64_t before[16];
+	sleep_ns(200 * MS);
+	for (int i = 0; i < n; i++)
+		before[i] = tasks[i]->se.sum_exec_runtime;
+	sleep_ns(ms * MS);
+	for (int i = 0; i < n; i++)
+		runtime[i] = tasks[i]->se.sum_exec_runtime - before[i];
+}
+
+static int last_cpu(void)
+{
+	return nr_cpus - 1;
+}
+
+KTEST(sched, four_hogs_on_one_cpu_share_equally)
+{
+	struct task *hogs[4];
+	cpumask_t masks[4];
+	uint64_t runtime[4], total = 0;
+	for (int i = 0; i < 4; i++)
+		masks[i] = 1ULL << last_cpu();
+	KASSERT(t, start_hogs(hogs, 4, masks, NULL) == 0);
+	measure_runtime(hogs, 4, 2000, runtime);
+	stop_hogs(hogs, 4);
+	for (int i = 0; i < 4; i++)
+		total += runtime[i];
+	for (int i = 0; i < 4; i++) {
+		uint64_t permille = runtime[i] * 1000 / total;
+		pr_info("  # hog %d: %llu ms, %llu.%llu%%", i, (unsigned long long)(runtime[i] / MS),
+			(unsigned long long)permille / 10, (unsigned long long)permille % 10);
+		KEXPECT(t, permille >= 225 && permille <= 275);     /* 25% within 10% */
+	}
+}
+
+KTEST(sched, nice_0_vs_5_follows_the_weights)
+{
+	struct task *hogs[2];
+	cpumask_t masks[2] = { 1ULL << last_cpu(), 1ULL << last_cpu() };
+	int nices[2] = { 0, 5 };
+	uint64_t runtime[2];
+	KASSERT(t, start_hogs(hogs, 2, masks, nices) == 0);
+	measure_runtime(hogs, 2, 2000, runtime);
+	stop_hogs(hogs, 2);
+	KASSERT(t, runtime[1] > 0);
+	uint64_t ratio100 = runtime[0] * 100 / runtime[1];
+	pr_info("  # nice 0 / nice 5 = %llu.%02llu (weights: 1024/335 = 3.06)", (unsigned long long)ratio100 / 100,
+		(unsigned long long)ratio100 % 100);
+	KEXPECT(t, ratio100 >= 250 && ratio100 <= 370);
+}
+
+struct rt_probe {
+	uint64_t started_ns, ran_at_ns, hog_runtime_during;
+	struct task *hog;
+};
+
+static void rt_spinner(void *arg)
+{
+	struct rt_probe *probe = arg;
+	probe->ran_at_ns = clock_ns();
+	uint64_t hog_before = probe->hog->se.sum_exec_runtime;
+	delay_ns(50 * MS);
+	probe->hog_runtime_during = probe->hog->se.sum_exec_runtime - hog_before;
+}
+
+KTEST(sched, rt_task_preempts_fair_hog)
+{
+	struct task *hogs[1];
+	cpumask_t mask = 1ULL << last_cpu();
+	KASSERT(t, start_hogs(hogs, 1, &mask, NULL) == 0);
+	sleep_ns(100 * MS);
+
+	struct rt_probe probe = { .hog = hogs[0] };
+	struct task *rt = task_create("rt-probe", rt_spinner, &probe);
+	KASSERT(t, rt != NULL);
+	rt->cpus_allowed = mask;
+	struct sched_param param = { .sched_priority = 50 };
+	KEXPECT_EQ(t, sched_setscheduler(rt->pid, SCHED_FIFO, &param), 0);
+	probe.started_ns = clock_ns();
+	task_start(rt);
+	task_join(rt);
+	stop_hogs(hogs, 1);
+
+	uint64_t delay_us = (probe.ran_at_ns - probe.started_ns) / 1000;
+	pr_info("  # RT task ran %llu us after its start; the hog ran %llu us during its 50 ms",
+		(unsigned long long)delay_us, (unsigned long long)probe.hog_runtime_during / 1000);
+	KEXPECT(t, delay_us < 20000);
+	KEXPECT(t, probe.hog_runtime_during < 5 * MS);
+}
+
+struct affinity_probe {
+	cpumask_t allowed;
+	volatile int bad, samples;
+};
+
+static void affinity_worker(void *arg)
+{
+	struct affinity_probe *probe = arg;
+	for (int i = 0; i < 200; i++) {
+		if (!(probe->allowed & (1ULL << sched_this_cpu())))
+			probe->bad++;
+		probe->samples++;
+		if (i % 10 == 0)
+			sleep_ns(1 * MS);
+		else
+			delay_ns(200000);
+	}
+}
+
+KTEST(sched, affinity_is_respected)
+{
+	if (nr_cpus < 2)
+		KSKIP(t, "needs 2 CPUs");
+	struct task *hogs[4];
+	KASSERT(t, start_hogs(hogs, 4, NULL, NULL) == 0);   /* some competition to push it around */
+	struct affinity_probe probe = { .allowed = 1ULL << 1 };
+	struct task *w = task_create("affine", affinity_worker, &probe);
+	KASSERT(t, w != NULL);
+	KEXPECT_EQ(t, sched_setaffinity(w->pid, probe.allowed), 0);
+	task_start(w);
+	task_join(w);
+	stop_hogs(hogs, 4);
+	KEXPECT_EQ(t, probe.samples, 200);
+	KEXPECT_EQ(t, probe.bad, 0);
+}
+
+KTEST(sched, setaffinity_moves_a_running_task_at_once)
+{
+	if (nr_cpus < 2)
+		KSKIP(t, "needs 2 CPUs");
+	struct task *hogs[1];
+	cpumask_t from = 1ULL << 0, to = 1ULL << last_cpu();
+	KASSERT(t, start_hogs(hogs, 1, &from, NULL) == 0);
+	sleep_ns(50 * MS);
+	KEXPECT_EQ(t, hogs[0]->cpu, 0);
+	KEXPECT_EQ(t, sched_setaffinity(hogs[0]->pid, to), 0);
+	sleep_ns(20 * MS);
+	KEXPECT_EQ(t, hogs[0]->cpu, last_cpu());
+	uint64_t before = hogs[0]->se.sum_exec_runtime;
+	sleep_ns(50 * MS);
+	KEXPECT(t, hogs[0]->se.sum_exec_runtime > before);   /* and it runs there */
+	stop_hogs(hogs, 1);
+}
+
+KTEST(sched, two_hogs_per_cpu_spread_evenly)
+{
+	int n = 2 * nr_cpus;
+	if (n > 16)
+		KSKIP(t, "more than 8 CPUs");
+	struct task *hogs[16];
+	uint64_t runtime[16];
+	KASSERT(t, start_hogs(hogs, n, NULL, NULL) == 0);
+	sleep_ns(300 * MS);
+	int per_cpu[MAX_CPUS] = { 0 };
+	for (int i = 0; i < n; i++)
+		per_cpu[hogs[i]->cpu]++;
+	measure_runtime(hogs, n, 2000, runtime);
+	stop_hogs(hogs, n);
+	for (int c = 0; c < nr_cpus; c++) {
+		pr_info("  # cpu%d had %d hogs", c, per_cpu[c]);
+		KEXPECT_EQ(t, per_cpu[c], 2);
+	}
+	uint64_t total = 0;
+	for (int i = 0; i < n; i++)
+		total += runtime[i];
+	for (int i = 0; i < n; i++) {
+		uint64_t permille = runtime[i] * 1000 * (uint64_t)n / total;   /* 1000 = a fair share */
+		KEXPECT(t, permille >= 800 && permille <= 1200);
+	}
+}
+
+/* Two tasks on two CPUs hand a token back and forth through wait queues. */
+struct pingpong {
+	struct wait_queue wq[2];
+	volatile int turn;
+	volatile uint64_t rounds;
+	uint64_t target;
+};
+
+struct pingpong_side {
+	struct pingpong *pp;
+	int me;
+};
+
+static void pingpong_player(void *arg)
+{
+	struct pingpong_side *side = arg;
+	struct pingpong *pp = side->pp;
+	int me = side->me;
+	while (pp->rounds < pp->target) {
+		wait_event(&pp->wq[me], pp->turn == me || pp->rounds >= pp->target);
+		if (pp->rounds >= pp->target)
+			break;
+		if (me == 1)
+			pp->rounds++;
+		pp->turn = !me;
+		wake_up_one(&pp->wq[!me]);
+	}
+	wake_up_one(&pp->wq[!me]);
+}
+
+KTEST(sched, pingpong_across_cpus_loses_no_wakeup)
+{
+	if (nr_cpus < 2)
+		KSKIP(t, "needs 2 CPUs");
+	static struct pingpong pp;
+	wait_queue_init(&pp.wq[0], "ping");
+	wait_queue_init(&pp.wq[1], "pong");
+	pp.turn = 0;
+	pp.rounds = 0;
+	pp.target = 100000;
+	struct pingpong_side sides[2] = { { &pp, 0 }, { &pp, 1 } };
+	struct task *players[2];
+	for (int i = 0; i < 2; i++) {
+		players[i] = task_create(i ? "pong" : "ping", pingpong_player, &sides[i]);
+		KASSERT(t, players[i] != NULL);
+		players[i]->cpus_allowed = 1ULL << (i ? last_cpu() : 0);
+	}
+	uint64_t t0 = clock_ns();
+	for (int i = 0; i < 2; i++)
+		task_start(players[i]);
+
+	/* A lost wake-up shows as no progress: report it instead of hanging. */
+	uint64_t last = 0, stalled_ms = 0;
+	while (pp.rounds < pp.target && stalled_ms < 5000) {
+		sleep_ns(100 * MS);
+		stalled_ms = pp.rounds == last ? stalled_ms + 100 : 0;
+		last = pp.rounds;
+	}
+	if (pp.rounds < pp.target) {
+		pr_info("  # stuck at round %llu of %llu (turn %d)", (unsigned long long)pp.rounds,
+			(unsigned long long)pp.target, pp.turn);
+		KASSERT(t, false);
+	}
+	for (int i = 0; i < 2; i++)
+		task_join(players[i]);
+	uint64_t ns = clock_ns() - t0;
+	pr_info("  # %llu rounds in %llu ms: %llu ns per round trip", (unsigned long long)pp.rounds,
+		(unsigned long long)ns / MS, (unsigned long long)(ns / pp.rounds));
+	KEXPECT_EQ(t, pp.rounds, pp.target);
+}
+
+static volatile int spawned_ran;
+
+static void short_task(void *arg)
+{
+	__atomic_fetch_add(&spawned_ran, 1, __ATOMIC_RELAXED);
+	task_exit((int)(uintptr_t)arg);
+}
+
+KTEST(sched, tasks_exit_joined_and_reaped_without_leaks)
+{
+	int alive_before = tasks_alive();
+	spawned_ran = 0;
+	for (int round = 0; round < 50; round++) {
+		struct task *p[8];
+		for (int i = 0; i < 8; i++) {
+			p[i] = task_spawn("short", short_task, (void *)(uintptr_t)(round * 8 + i));
+			KASSERT(t, p[i] != NULL);
+		}
+		for (int i = 0; i < 8; i++)
+			KEXPECT_EQ(t, task_join(p[i]), round * 8 + i);
+	}
+	for (int i = 0; i < 100; i++)
+		task_detach(task_spawn("detached", short_task, NULL));
+	for (int i = 0; i < 100 && tasks_alive() != alive_before; i++)
+		sleep_ns(10 * MS);              /* the reaper frees the detached ones */
+	KEXPECT_EQ(t, spawned_ran, 500);
+	KEXPECT_EQ(t, tasks_alive(), alive_before);
+}
+
+KTEST(sched, api_rejects_bad_arguments)
+{
+	struct sched_param good = { 10 }, bad_rt = { 100 }, bad_normal = { 1 };
+	KEXPECT_EQ(t, sched_setscheduler(0, 42, &good), -EINVAL);
+	KEXPECT_EQ(t, sched_setscheduler(0, SCHED_FIFO, &bad_rt), -EINVAL);
+	KEXPECT_EQ(t, sched_setscheduler(0, SCHED_NORMAL, &bad_normal), -EINVAL);
+	KEXPECT_EQ(t, sched_setscheduler(0, SCHED_FIFO, NULL), -EINVAL);
+	KEXPECT_EQ(t, sched_setscheduler(999999, SCHED_FIFO, &good), -ESRCH);
+	KEXPECT_EQ(t, sched_set_nice(0, 20), -EINVAL);
+	KEXPECT_EQ(t, sched_set_nice(0, -21), -EINVAL);
+	KEXPECT_EQ(t, sched_setaffinity(0, 0), -EINVAL);
+	KEXPECT_EQ(t, sched_setaffinity(0, 1ULL << 63), -EINVAL);   /* no such CPU online */
+	KEXPECT_EQ(t, sched_getscheduler(999999), -ESRCH);
+	KEXPECT_EQ(t, sched_getscheduler(0), SCHED_NORMAL);
+	KEXPECT_EQ(t, sched_get_priority_max(SCHED_RR), 99);
+	KEXPECT_EQ(t, sched_get_priority_min(SCHED_FIFO), 1);
+}

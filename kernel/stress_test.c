@@ -1,0 +1,176 @@
+/*
+ * The scheduler under abuse: for stress_seconds, thousands of tasks are
+ * created and exit while others change their nice levels, policies and
+ * allowed CPUs at random, sleep, wake each other across CPUs and fight over
+ * a mutex. At the end every task must be accounted for, every page back, and
+ * the runqueues consistent. (`ktest=stress stress_seconds=60`; in ktest=all
+ * it is skipped unless stress_seconds is set.)
+ */
+#include "kernel/ktest.h"
+#include "kernel/task.h"
+#include "kernel/percpu.h"
+#include "kernel/pmm.h"
+#include "kernel/vmm.h"
+#include "kernel/kmalloc.h"
+#include "kernel/params.h"
+#include "kernel/printk.h"
+#include "kernel/errno.h"
+#include "sched/api.h"
+#include "sched/core.h"
+#include "sched/check.h"
+#include "sched/wait.h"
+#include "arch/x86_64/time.h"
+
+static int64_t stress_seconds;
+BOOT_PARAM_INT("stress_seconds", stress_seconds, 0, 3600, "how long ktest=stress runs (0: skip it)");
+
+#define MS 1000000ULL
+#define SPAWNERS 4
+#define CHURNERS 3
+
+static volatile bool stopping;
+static volatile uint64_t created, exited, changes, mutex_rounds;
+static volatile int recent_pids[64];
+static struct mutex shared_mutex;
+static volatile uint64_t shared_counter;
+
+static uint64_t next_random(uint64_t *state)
+{
+	uint64_t x = *state;              /* xorshift64: small and good enough here */
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	return *state = x;
+}
+
+/* A short life: a little work, a sleep or two, maybe the mutex, then exit. */
+static void short_life(void *arg)
+{
+	uint64_t rnd = (uintptr_t)arg | 1;
+	recent_pids[next_random(&rnd) % 64] = sched_current()->pid;
+	for (int i = (int)(next_random(&rnd) % 4); i >= 0; i--) {
+		switch (next_random(&rnd) % 4) {
+		case 0: delay_ns(next_random(&rnd) % 300000); break;
+		case 1: sleep_ns(next_random(&rnd) % (2 * MS)); break;
+		case 2: sched_yield(); break;
+		case 3:
+			mutex_lock(&shared_mutex);
+			shared_counter++;
+			mutex_unlock(&shared_mutex);
+			__atomic_fetch_add(&mutex_rounds, 1, __ATOMIC_RELAXED);
+			break;
+		}
+	}
+	__atomic_fetch_add(&exited, 1, __ATOMIC_RELAXED);
+}
+
+static void spawner(void *arg)
+{
+	uint64_t rnd = (uintptr_t)arg * 0x9e3779b97f4a7c15ULL | 1;
+	struct task *batch[16];
+	while (!stopping) {
+		int n = 1 + (int)(next_random(&rnd) % 16);
+		for (int i = 0; i < n; i++) {
+			batch[i] = task_spawn("short", short_life, (void *)(uintptr_t)next_random(&rnd));
+			if (batch[i])
+				__atomic_fetch_add(&created, 1, __ATOMIC_RELAXED);
+		}
+		for (int i = 0; i < n; i++) {
+			if (!batch[i])
+				continue;
+			if (next_random(&rnd) % 2)
+				task_join(batch[i]);
+			else
+				task_detach(batch[i]);
+		}
+	}
+}
+
+/* Random changes to random recent tasks; -ESRCH is fine (it exited). */
+static void churner(void *arg)
+{
+	uint64_t rnd = (uintptr_t)arg * 0x2545f4914f6cdd1dULL | 1;
+	cpumask_t all = (nr_cpus >= 64) ? ~0ULL : (1ULL << nr_cpus) - 1;
+	while (!stopping) {
+		int pid = recent_pids[next_random(&rnd) % 64];
+		if (!pid)
+			continue;
+		switch (next_random(&rnd) % 4) {
+		case 0:
+			sched_set_nice(pid, (int)(next_random(&rnd) % 40) - 20);
+			break;
+		case 1: {
+			static const int policies[] = { SCHED_NORMAL, SCHED_BATCH, SCHED_IDLE, SCHED_FIFO, SCHED_RR };
+			int policy = policies[next_random(&rnd) % 5];
+			struct sched_param param = { policy == SCHED_FIFO || policy == SCHED_RR ?
+						     1 + (int)(next_random(&rnd) % 99) : 0 };
+			sched_setscheduler(pid, policy, &param);
+			break;
+		}
+		case 2: {
+			cpumask_t mask = next_random(&rnd) & all;
+			sched_setaffinity(pid, mask ? mask : all);
+			break;
+		}
+		case 3:
+			sleep_ns(next_random(&rnd) % MS);
+			break;
+		}
+		__atomic_fetch_add(&changes, 1, __ATOMIC_RELAXED);
+	}
+}
+
+struct ledger {
+	size_t pages;
+};
+
+/* Every page is free, or kept by kmalloc's small-block lists, or a page table. */
+static size_t pages_accounted(void)
+{
+	return pmm_free_pages() + kmalloc_slab_pages() + vmm_table_pages();
+}
+
+KTEST(stress, churn_tasks_policies_affinity)
+{
+	if (stress_seconds == 0)
+		KSKIP(t, "set stress_seconds= to run it");
+	int alive_before = tasks_alive();
+	size_t live_blocks_before = kmalloc_live_blocks(), pages_before = pages_accounted();
+	mutex_init(&shared_mutex, "stress");
+	stopping = false;
+	created = exited = changes = mutex_rounds = shared_counter = 0;
+
+	struct task *workers[SPAWNERS + CHURNERS];
+	for (int i = 0; i < SPAWNERS + CHURNERS; i++) {
+		workers[i] = task_spawn(i < SPAWNERS ? "spawner" : "churner", i < SPAWNERS ? spawner : churner,
+					(void *)(uintptr_t)(i + 1));
+		KASSERT(t, workers[i] != NULL);
+	}
+	for (int64_t s = 0; s < stress_seconds; s++) {
+		sleep_ns(1000 * MS);
+		if (s % 10 == 9)
+			pr_info("  # %llds: %llu tasks created, %llu exited, %llu changes", (long long)s + 1,
+				(unsigned long long)created, (unsigned long long)exited, (unsigned long long)changes);
+	}
+	stopping = true;
+	for (int i = 0; i < SPAWNERS + CHURNERS; i++)
+		task_join(workers[i]);
+	for (int i = 0; i < 500 && tasks_alive() != alive_before; i++)
+		sleep_ns(10 * MS);             /* the reaper catches up with the detached */
+
+	pr_info("  # %llu tasks created, %llu exited, %llu changes, %llu mutex rounds", (unsigned long long)created,
+		(unsigned long long)exited, (unsigned long long)changes, (unsigned long long)mutex_rounds);
+	KEXPECT(t, created > 1000);
+	KEXPECT_EQ(t, exited, created);
+	KEXPECT_EQ(t, shared_counter, mutex_rounds);
+	KEXPECT_EQ(t, tasks_alive(), alive_before);
+	KEXPECT_EQ(t, kmalloc_live_blocks(), live_blocks_before);
+	KEXPECT_EQ(t, pages_accounted(), pages_before);
+	char why[160];
+	for (int cpu = 0; cpu < nr_cpus; cpu++) {
+		bool ok = sched_check_rq(cpu_rq(cpu), why, sizeof(why));
+		if (!ok)
+			pr_info("  # cpu%d: %s", cpu, why);
+		KEXPECT(t, ok);
+	}
+}

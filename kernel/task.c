@@ -1,0 +1,238 @@
+/*
+ * The life of a kernel task: created with a stack and neutral scheduling
+ * state (SCHED_NORMAL, nice 0, every CPU allowed), started by the
+ * scheduler's wake_up_new_task(), run, exited, then joined or reaped.
+ *
+ * A task's memory goes when its last reference does: the creator's (given up
+ * by task_join or task_detach) and any taken by sched_task_get(). The stack
+ * may only go once the task has switched away for the last time, which the
+ * scheduler reports through sched_task_dead().
+ */
+#include "kernel/task.h"
+#include "kernel/kmalloc.h"
+#include "kernel/vmm.h"
+#include "kernel/panic.h"
+#include "kernel/percpu.h"
+#include "sched/core.h"
+#include "arch/x86_64/context.h"
+#include "arch/x86_64/cpu.h"
+#include "lib/string.h"
+#include "lib/printf.h"
+
+static struct list_node all_tasks = LIST_HEAD_INIT(all_tasks);
+static struct spinlock tasks_lock = SPINLOCK_INIT("tasks");
+static int next_pid = 1;
+static int alive;
+
+static struct task idle_tasks[MAX_CPUS];
+
+/* Detached tasks that have exited, for the reaper to free. */
+static struct list_node zombies = LIST_HEAD_INIT(zombies);
+static struct wait_queue reaper_wq;
+static struct spinlock zombies_lock = SPINLOCK_INIT("zombies");
+
+static void task_free(struct task *p)
+{
+	uint64_t flags = spin_lock_irqsave(&tasks_lock);
+	list_remove(&p->all_tasks);
+	alive--;
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	kstack_free(p->kstack_top);
+	kfree(p);
+}
+
+void sched_task_put(struct task *p)
+{
+	if (__atomic_sub_fetch(&p->refcount, 1, __ATOMIC_ACQ_REL) == 0)
+		task_free(p);
+}
+
+struct task *sched_task_get(int pid)
+{
+	struct task *found = NULL;
+	struct list_node *n;
+	uint64_t flags = spin_lock_irqsave(&tasks_lock);
+	list_for_each(n, &all_tasks) {
+		struct task *p = list_entry(n, struct task, all_tasks);
+		if (p->pid == pid) {
+			found = p;
+			__atomic_add_fetch(&p->refcount, 1, __ATOMIC_RELAXED);
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	return found;
+}
+
+void for_each_task(void (*fn)(struct task *p, void *arg), void *arg)
+{
+	struct list_node *n;
+	uint64_t flags = spin_lock_irqsave(&tasks_lock);
+	list_for_each(n, &all_tasks)
+		fn(list_entry(n, struct task, all_tasks), arg);
+	spin_unlock_irqrestore(&tasks_lock, flags);
+}
+
+int tasks_alive(void)
+{
+	return __atomic_load_n(&alive, __ATOMIC_RELAXED);
+}
+
+/* A new task's first instructions (from task_entry_asm). */
+void __attribute__((noreturn)) task_entry(struct task *prev)
+{
+	finish_task_switch(prev);
+	irq_enable();
+	struct task *me = sched_current();
+	me->entry(me->arg);
+	task_exit(0);
+}
+
+struct task *task_create(const char *name, void (*fn)(void *arg), void *arg)
+{
+	struct task *p = kzalloc(sizeof(*p));
+	if (!p)
+		return NULL;
+	p->kstack_top = kstack_alloc(name);
+	if (!p->kstack_top) {
+		kfree(p);
+		return NULL;
+	}
+	strlcpy(p->name, name, sizeof(p->name));
+	p->entry = fn;
+	p->arg = arg;
+	p->state = TASK_NEW;
+	p->policy = SCHED_NORMAL;
+	p->static_prio = p->prio = NICE_TO_PRIO(0);
+	p->cpus_allowed = ~0ULL;
+	p->cpu = this_cpu()->id;
+	p->sched_class = class_for_policy(SCHED_NORMAL);
+	p->preempt_count = 1;             /* it starts inside schedule(), holding the runqueue lock */
+	p->joinable = true;
+	p->refcount = 1;
+	list_init(&p->wait_node);
+	wait_queue_init(&p->exited, "task_exited");
+	arch_task_stack_init(p);
+
+	uint64_t flags = spin_lock_irqsave(&tasks_lock);
+	p->pid = next_pid++;
+	list_add_tail(&all_tasks, &p->all_tasks);
+	alive++;
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	return p;
+}
+
+void task_start(struct task *p)
+{
+	wake_up_new_task(p);
+}
+
+struct task *task_spawn(const char *name, void (*fn)(void *arg), void *arg)
+{
+	struct task *p = task_create(name, fn, arg);
+	if (p)
+		task_start(p);
+	return p;
+}
+
+void task_exit(int code)
+{
+	struct task *me = sched_current();
+	me->exit_code = code;
+	me->state = TASK_DEAD;
+	schedule();
+	panic("task_exit: %s ran again after exiting", me->name);
+}
+
+/* The scheduler: p has switched away for good. Wake its joiner, or reap it. */
+void sched_task_dead(struct task *p)
+{
+	/* Under the lock task_detach() takes, so exactly one of us frees p. */
+	uint64_t flags = spin_lock_irqsave(&p->exited.lock);
+	p->finished = true;
+	bool joinable = p->joinable;
+	spin_unlock_irqrestore(&p->exited.lock, flags);
+	if (joinable) {
+		wake_up_all(&p->exited);
+		return;
+	}
+	flags = spin_lock_irqsave(&zombies_lock);
+	list_add_tail(&zombies, &p->wait_node);
+	spin_unlock_irqrestore(&zombies_lock, flags);
+	wake_up_one(&reaper_wq);
+}
+
+int task_join(struct task *p)
+{
+	wait_event(&p->exited, p->finished);
+	int code = p->exit_code;
+	sched_task_put(p);
+	return code;
+}
+
+void task_detach(struct task *p)
+{
+	/* If it has finished already, nobody else will free it: we do. */
+	uint64_t flags = spin_lock_irqsave(&p->exited.lock);
+	p->joinable = false;
+	bool done = p->finished;
+	spin_unlock_irqrestore(&p->exited.lock, flags);
+	if (done)
+		sched_task_put(p);
+}
+
+static bool zombies_waiting(void)
+{
+	return !list_empty(&zombies);
+}
+
+static void reaper(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		wait_event(&reaper_wq, zombies_waiting());
+		uint64_t flags = spin_lock_irqsave(&zombies_lock);
+		struct task *p = list_first_entry(&zombies, struct task, wait_node);
+		list_remove(&p->wait_node);
+		spin_unlock_irqrestore(&zombies_lock, flags);
+		sched_task_put(p);
+	}
+}
+
+void tasks_init(void)
+{
+	wait_queue_init(&reaper_wq, "reaper");
+	sched_init();
+}
+
+void task_init_idle(int cpu)
+{
+	struct task *idle = &idle_tasks[cpu];
+	snprintf(idle->name, sizeof(idle->name), "idle/%d", cpu);
+	list_init(&idle->wait_node);
+	sched_init_idle(idle, cpu);
+}
+
+void tasks_start_reaper(void)
+{
+	struct task *r = task_spawn("reaper", reaper, NULL);
+	if (!r)
+		panic("tasks: no memory for the reaper");
+	task_detach(r);
+}
+
+void idle_loop(void)
+{
+	struct task *me = sched_current();
+	for (;;) {
+		/* Check and halt with interrupts off until the hlt itself, so a
+		 * wake-up cannot slip in between and leave us asleep. */
+		irq_disable();
+		if (!me->need_resched)
+			safe_halt();
+		else
+			irq_enable();
+		if (me->need_resched)
+			schedule();
+	}
+}

@@ -1,0 +1,153 @@
+/*
+ * The scheduling calls, with Linux's meaning and error values: today kernel
+ * calls, later the bodies of the system calls. pid 0 means the caller.
+ */
+#include "sched/api.h"
+#include "sched/core.h"
+#include "sched/balance.h"
+#include "kernel/errno.h"
+
+static struct task *find_task(int pid)
+{
+	if (pid < 0)
+		return NULL;
+	return sched_task_get(pid == 0 ? sched_current()->pid : pid);
+}
+
+static bool valid_policy(int policy)
+{
+	return policy == SCHED_NORMAL || policy == SCHED_FIFO || policy == SCHED_RR ||
+	       policy == SCHED_BATCH || policy == SCHED_IDLE;
+}
+
+int sched_setscheduler(int pid, int policy, const struct sched_param *param)
+{
+	if (!param || !valid_policy(policy))
+		return -EINVAL;
+	bool rt = policy == SCHED_FIFO || policy == SCHED_RR;
+	/* RT policies take 1..99; the others only 0. */
+	if (rt ? param->sched_priority < 1 || param->sched_priority > MAX_RT_PRIO - 1 : param->sched_priority != 0)
+		return -EINVAL;
+	struct task *p = find_task(pid);
+	if (!p)
+		return -ESRCH;
+	sched_change_task(p, policy, param->sched_priority, p->nice);
+	sched_task_put(p);
+	return 0;
+}
+
+int sched_getscheduler(int pid)
+{
+	struct task *p = find_task(pid);
+	if (!p)
+		return -ESRCH;
+	int policy = p->policy;
+	sched_task_put(p);
+	return policy;
+}
+
+int sched_getparam(int pid, struct sched_param *param)
+{
+	if (!param)
+		return -EINVAL;
+	struct task *p = find_task(pid);
+	if (!p)
+		return -ESRCH;
+	param->sched_priority = p->rt_priority;
+	sched_task_put(p);
+	return 0;
+}
+
+int sched_set_nice(int pid, int nice)
+{
+	if (nice < MIN_NICE || nice > MAX_NICE)
+		return -EINVAL;
+	struct task *p = find_task(pid);
+	if (!p)
+		return -ESRCH;
+	set_user_nice(p, nice);
+	sched_task_put(p);
+	return 0;
+}
+
+int sched_get_nice(int pid, int *nice)
+{
+	if (!nice)
+		return -EINVAL;
+	struct task *p = find_task(pid);
+	if (!p)
+		return -ESRCH;
+	*nice = p->nice;
+	sched_task_put(p);
+	return 0;
+}
+
+void set_user_nice(struct task *p, int nice)
+{
+	nice = nice < MIN_NICE ? MIN_NICE : nice > MAX_NICE ? MAX_NICE : nice;
+	sched_change_task(p, p->policy, p->rt_priority, nice);
+}
+
+static cpumask_t online_mask(void)
+{
+	cpumask_t mask = 0;
+	for (int cpu = 0; cpu < sched_nr_cpus(); cpu++)
+		if (sched_cpu_online(cpu))
+			mask |= 1ULL << cpu;
+	return mask;
+}
+
+int sched_setaffinity(int pid, cpumask_t mask)
+{
+	if (!(mask & online_mask()))
+		return -EINVAL;
+	struct task *p = find_task(pid);
+	if (!p)
+		return -ESRCH;
+
+	uint64_t flags;
+	struct rq *rq = task_rq_lock(p, &flags);
+	p->cpus_allowed = mask;
+	bool must_move = !(mask & (1ULL << rq->cpu));
+	bool running = rq->curr == p;
+	if (must_move && running)
+		resched_curr(rq);                /* it moves on its way out (schedule()) */
+	task_rq_unlock(rq, flags);
+
+	if (must_move && !running)
+		migrate_to_allowed_cpu(p);
+	sched_task_put(p);
+	return 0;
+}
+
+int sched_getaffinity(int pid, cpumask_t *mask)
+{
+	if (!mask)
+		return -EINVAL;
+	struct task *p = find_task(pid);
+	if (!p)
+		return -ESRCH;
+	*mask = p->cpus_allowed;
+	sched_task_put(p);
+	return 0;
+}
+
+int sched_yield(void)
+{
+	sched_yield_current();
+	return 0;
+}
+
+int sched_get_priority_max(int policy)
+{
+	if (!valid_policy(policy))
+		return -EINVAL;
+	return policy == SCHED_FIFO || policy == SCHED_RR ? MAX_RT_PRIO - 1 : 0;
+}
+
+int sched_get_priority_min(int policy)
+{
+	if (!valid_policy(policy))
+		return -EINVAL;
+	return policy == SCHED_FIFO || policy == SCHED_RR ? 1 : 0;
+}

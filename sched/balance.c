@@ -1,0 +1,174 @@
+/*
+ * SMP load balancing. Each CPU looks now and then for the busiest other
+ * runqueue (by weighted load) and pulls tasks from it while that brings the
+ * two loads closer: from its tick every few milliseconds, and at once when
+ * it is about to go idle. It finds the tasks it may take only through the
+ * classes' load_balance_start/load_balance_next iterators, never takes a
+ * running task, and always respects a task's allowed CPUs.
+ *
+ * Beyond 2.6.23: with N+1 equal hogs on N CPUs no move brings the loads
+ * closer, so one CPU would keep two hogs at 50% while the others keep one
+ * at 100%. So when two runqueues differ by exactly one task and nothing
+ * else can be done, now and then the one of the less loaded runqueues whose
+ * task has had the most CPU takes the most owed waiting task of the other:
+ * "rotation". That task keeps what it is owed (its fair key is re-expressed
+ * on the new CPU), the best served task starts sharing, and over a few
+ * seconds every hog gets about N/(N+1) of a CPU.
+ */
+#include "sched/balance.h"
+#include "sched/core.h"
+
+#define BALANCE_INTERVAL_BUSY_NS (16ULL * 1000 * 1000)
+#define BALANCE_INTERVAL_IDLE_NS (4ULL * 1000 * 1000)
+#define ROTATE_INTERVAL_NS       (30ULL * 1000 * 1000)
+#define MAX_MOVES_PER_BALANCE    32
+
+static uint64_t next_rotation;         /* sched_clock() before which nobody rotates */
+
+static bool allowed_on(const struct task *p, int cpu)
+{
+	return p->cpus_allowed & (1ULL << cpu);
+}
+
+/* The busiest other runqueue that has a task waiting (one that could move). */
+static struct rq *find_busiest(const struct rq *this_rq)
+{
+	struct rq *busiest = NULL;
+	for (int cpu = 0; cpu < sched_nr_cpus(); cpu++) {
+		struct rq *rq = cpu_rq(cpu);
+		if (rq == this_rq || !sched_cpu_online(cpu) || rq->nr_running < 2)
+			continue;
+		if (!busiest || rq->load > busiest->load)
+			busiest = rq;
+	}
+	return busiest;
+}
+
+/*
+ * Pull tasks from busiest to this_rq (both locked). Moving a task of weight
+ * w brings the loads closer exactly when w < busiest - this. With rotate,
+ * move one fair task regardless (the first the iterator offers: for the fair
+ * class the leftmost, the most owed). Returns the number moved.
+ */
+static int pull_tasks(struct rq *this_rq, struct rq *busiest, bool rotate)
+{
+	const struct sched_class *class;
+	int moved = 0;
+
+	update_rq_clock(this_rq);
+	update_rq_clock(busiest);
+	for_each_class(class) {
+		if (!class->load_balance_start)
+			continue;
+		for (struct task *p = class->load_balance_start(busiest); p; p = class->load_balance_next(busiest)) {
+			if (p == busiest->curr || p->on_cpu || !allowed_on(p, this_rq->cpu))
+				continue;
+			uint64_t w = task_load_weight(p);
+			bool closer = busiest->load > this_rq->load && w < busiest->load - this_rq->load;
+			if (rotate ? task_has_rt_policy(p) : !closer)
+				continue;
+			move_queued_task(p, busiest, this_rq);
+			if (rotate || ++moved == MAX_MOVES_PER_BALANCE)
+				return moved + rotate;
+		}
+	}
+	return moved;
+}
+
+/* Of the runqueues as full as this one, does this one run the task that has
+ * had the most CPU? Then it is the one that should share next. */
+static bool runs_best_served(const struct rq *this_rq)
+{
+	uint64_t mine = this_rq->curr->se.sum_exec_runtime;
+	for (int cpu = 0; cpu < sched_nr_cpus(); cpu++) {
+		const struct rq *rq = cpu_rq(cpu);
+		if (rq != this_rq && sched_cpu_online(cpu) && rq->nr_running == this_rq->nr_running &&
+		    rq->curr->se.sum_exec_runtime > mine)
+			return false;
+	}
+	return true;
+}
+
+/* Is it time to rotate, and does this pair call for it? Claims the turn. */
+static bool claim_rotation(const struct rq *this_rq, const struct rq *busiest)
+{
+	if (this_rq->nr_running == 0 || busiest->nr_running != this_rq->nr_running + 1 ||
+	    !runs_best_served(this_rq))
+		return false;
+	uint64_t now = sched_clock(), due = __atomic_load_n(&next_rotation, __ATOMIC_RELAXED);
+	return now >= due && __atomic_compare_exchange_n(&next_rotation, &due, now + ROTATE_INTERVAL_NS,
+							 false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+}
+
+void periodic_balance(struct rq *this_rq)
+{
+	bool idle = this_rq->curr == this_rq->idle;
+	this_rq->next_balance = sched_clock() + (idle ? BALANCE_INTERVAL_IDLE_NS : BALANCE_INTERVAL_BUSY_NS);
+
+	struct rq *busiest = find_busiest(this_rq);
+	if (!busiest)
+		return;
+	double_rq_lock(this_rq, busiest);
+	if (busiest->nr_running >= 2 && !pull_tasks(this_rq, busiest, false) && claim_rotation(this_rq, busiest))
+		pull_tasks(this_rq, busiest, true);
+	double_rq_unlock(this_rq, busiest);
+}
+
+void idle_balance(struct rq *this_rq)
+{
+	struct rq *busiest = find_busiest(this_rq);
+	if (!busiest)
+		return;
+	/* Lock order: let go of ours, then take both. */
+	spin_unlock(&this_rq->lock);
+	double_rq_lock(this_rq, busiest);
+	if (busiest->nr_running >= 2)
+		pull_tasks(this_rq, busiest, false);
+	spin_unlock(&busiest->lock);
+}
+
+static int least_loaded_allowed_cpu(const struct task *p)
+{
+	int best = -1;
+	for (int cpu = 0; cpu < sched_nr_cpus(); cpu++)
+		if (sched_cpu_online(cpu) && allowed_on(p, cpu) && (best < 0 || cpu_rq(cpu)->load < cpu_rq(best)->load))
+			best = cpu;
+	if (best < 0)
+		sched_bug("task %s (pid %d) may run on no online CPU", p->name, p->pid);
+	return best;
+}
+
+/*
+ * p may no longer run where it is queued. Either it waits in a queue (move
+ * it), or it was running and schedule() took it off its runqueue on the way
+ * out ("in transit": runnable but on no queue); then queue it where it may run.
+ */
+void migrate_to_allowed_cpu(struct task *p)
+{
+	uint64_t flags = sched_irq_save();
+	for (;;) {
+		struct rq *src = cpu_rq(p->cpu);
+		struct rq *dst = cpu_rq(least_loaded_allowed_cpu(p));
+		double_rq_lock(src, dst);
+		if (src != cpu_rq(p->cpu)) {            /* it moved meanwhile: again */
+			double_rq_unlock(src, dst);
+			continue;
+		}
+		bool in_transit = p->state == TASK_RUNNING && !p->on_rq && !p->on_cpu;
+		bool waiting = p->on_rq && src->curr != p && !p->on_cpu && !allowed_on(p, src->cpu);
+		if (in_transit) {
+			update_rq_clock(dst);
+			p->cpu = dst->cpu;
+			p->stats.nr_migrations++;
+			activate_task(dst, p, ENQUEUE_MIGRATED);
+			check_preempt_curr(dst, p);
+		} else if (waiting && src != dst) {
+			update_rq_clock(src);
+			update_rq_clock(dst);
+			move_queued_task(p, src, dst);
+		}
+		double_rq_unlock(src, dst);
+		break;
+	}
+	sched_irq_restore(flags);
+}

@@ -1,0 +1,7 @@
+/* SMP load balancing (sched/balance.c). */
+#pragma once
+#include "sched/sched.h"
+
+void periodic_balance(struct rq *this_rq);        /* from the tick, no lock held */
+void idle_balance(struct rq *this_rq);            /* from schedule(), this_rq locked */
+void migrate_to_allowed_cpu(struct task *p);      /* its CPU is no longer allowed */

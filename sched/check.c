@@ -1,0 +1,82 @@
+/*
+ * Consistency checks of a runqueue, for tests and debugging. Like Linux's
+ * sched/debug.c, this file looks inside the classes' data (the core never
+ * does): the fair timeline must be a valid red-black tree ordered by
+ * vruntime with the right leftmost, the RT bitmap must match its queues, and
+ * the counts must add up.
+ */
+#include <stdarg.h>
+#include "sched/check.h"
+#include "sched/core.h"
+#include "lib/printf.h"
+
+static bool vruntime_less(const struct rb_node *a, const struct rb_node *b)
+{
+	const struct task *pa = rb_entry(a, struct task, se.run_node);
+	const struct task *pb = rb_entry(b, struct task, se.run_node);
+	return (int64_t)(pa->se.vruntime - pb->se.vruntime) < 0;
+}
+
+static bool fail(char *why, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why, len, fmt, ap);
+	va_end(ap);
+	return false;
+}
+
+static unsigned count_rt_queued(const struct rt_rq *rt, char *why, size_t len, bool *ok)
+{
+	unsigned n = 0;
+	for (int prio = 0; prio < MAX_RT_PRIO; prio++) {
+		unsigned here = 0;
+		struct list_node *node;
+		list_for_each(node, &rt->queue[prio])
+			here++;
+		bool bit = rt->bitmap[prio / 64] & (1ULL << (prio % 64));
+		if (bit != (here > 0))
+			*ok = fail(why, len, "rt bitmap bit %d is %d but its queue holds %u", prio, bit, here);
+		n += here;
+	}
+	return n;
+}
+
+bool sched_check_rq(struct rq *rq, char *why, size_t len)
+{
+	const struct cfs_rq *cfs = &rq->cfs;
+	int err = rb_verify_cached(&cfs->timeline, vruntime_less);
+	if (err)
+		return fail(why, len, "fair timeline is not a valid tree (rb_verify_cached: %d)", err);
+
+	unsigned in_tree = 0;
+	uint64_t tree_load = 0;
+	for (struct rb_node *n = rb_first_cached(&cfs->timeline); n; n = rb_next(n)) {
+		const struct task *p = rb_entry(n, struct task, se.run_node);
+		if (!p->on_rq || p->cpu != rq->cpu || p->sched_class != &fair_sched_class)
+			return fail(why, len, "%s (pid %d) is in cpu%d's timeline but on_rq %d, cpu %d",
+				    p->name, p->pid, rq->cpu, p->on_rq, p->cpu);
+		in_tree++;
+		tree_load += p->se.weight;
+	}
+	bool curr_fair = cfs->curr != NULL;
+	if (cfs->nr_running != in_tree + curr_fair)
+		return fail(why, len, "fair nr_running %u, but %u queued + %d running", cfs->nr_running, in_tree,
+			    curr_fair);
+	if (cfs->load != tree_load + (curr_fair ? cfs->curr->se.weight : 0))
+		return fail(why, len, "fair load %llu does not add up", (unsigned long long)cfs->load);
+
+	bool ok = true;
+	unsigned rt_queued = count_rt_queued(&rq->rt, why, len, &ok);
+	if (!ok)
+		return false;
+	unsigned rt_running = rq->curr != rq->idle && rq->curr->sched_class == &rt_sched_class &&
+			      rq->curr->on_rq && rq->rt.nr_running > rt_queued;
+	if (rq->rt.nr_running != rt_queued + rt_running)
+		return fail(why, len, "rt nr_running %u, but %u queued", rq->rt.nr_running, rt_queued);
+
+	if (rq->nr_running != cfs->nr_running + rq->rt.nr_running)
+		return fail(why, len, "nr_running %u, but fair %u + rt %u", rq->nr_running, cfs->nr_running,
+			    rq->rt.nr_running);
+	return true;
+}

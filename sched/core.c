@@ -1,0 +1,498 @@
+/*
+ * The modular scheduler core. It keeps one runqueue per CPU, decides which
+ * class runs (the first in the list RT -> fair -> idle that has a task),
+ * switches tasks, wakes them, and drives the classes from the tick. What a
+ * class does with its tasks is its own business: the core calls it only
+ * through struct sched_class (sched/sched.h).
+ *
+ * Locking: each runqueue has a lock, held with interrupts off around every
+ * class method. A task's runqueue is cpu_rq(p->cpu), and p->cpu changes only
+ * with that lock held, so task_rq_lock() can find and pin it. When two
+ * runqueues are needed (moving a task), they are locked in address order.
+ */
+#include "sched/sched.h"
+#include "sched/core.h"
+#include "sched/preempt.h"
+#include "sched/balance.h"
+
+/* Weights by nice level (-20..19): each step is about 1.25x, so one nice
+ * level moves about 10% of the CPU between two competing tasks. */
+const uint32_t sched_prio_to_weight[40] = {
+	88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916,
+	 9548,  7620,  6100,  4904,  3906,  3121,  2501,  1991,  1586,  1277,
+	 1024,   820,   655,   526,   423,   335,   272,   215,   172,   137,
+	  110,    87,    70,    56,    45,    36,    29,    23,    18,    15,
+};
+
+/* 2^32 / weight, so that dividing by a weight is a multiply and a shift. */
+const uint32_t sched_prio_to_wmult[40] = {
+	    48388,     59856,     76040,     92818,    118348,    147320,    184698,    229616,
+	   287308,    360437,    449829,    563644,    704093,    875809,   1099582,   1376151,
+	  1717300,   2157191,   2708050,   3363326,   4194304,   5237765,   6557202,   8165337,
+	 10153587,  12820798,  15790321,  19976592,  24970740,  31350126,  39045157,  49367440,
+	 61356676,  76695844,  95443717, 119304647, 148102320, 186737708, 238609294, 286331153,
+};
+
+static struct rq runqueues[SCHED_MAX_CPUS];
+
+/* A CPU that has not switched tasks for this long while others wait is stuck. */
+#define LOCKUP_NS (10ULL * 1000 * 1000 * 1000)
+
+struct rq *cpu_rq(int cpu)
+{
+	return &runqueues[cpu];
+}
+
+void update_rq_clock(struct rq *rq)
+{
+	uint64_t now = sched_clock();
+	if (now > rq->clock)
+		rq->clock = now;
+}
+
+uint64_t task_load_weight(const struct task *p)
+{
+	if (task_has_rt_policy(p))
+		return RT_LOAD_WEIGHT;
+	if (p->policy == SCHED_IDLE)
+		return IDLE_POLICY_WEIGHT;
+	return sched_prio_to_weight[p->static_prio - MAX_RT_PRIO];
+}
+
+const struct sched_class *class_for_policy(int policy)
+{
+	return policy == SCHED_FIFO || policy == SCHED_RR ? &rt_sched_class : &fair_sched_class;
+}
+
+/* Is class a above class b in the list? */
+static bool class_above(const struct sched_class *a, const struct sched_class *b)
+{
+	for (const struct sched_class *c = sched_class_highest; c; c = c->next) {
+		if (c == b)
+			return false;
+		if (c == a)
+			return true;
+	}
+	return false;
+}
+
+void sched_init(void)
+{
+	for (int cpu = 0; cpu < SCHED_MAX_CPUS; cpu++) {
+		struct rq *rq = cpu_rq(cpu);
+		rq->lock = (struct spinlock)SPINLOCK_INIT("rq");
+		rq->cpu = cpu;
+		rq->cfs.timeline = RB_ROOT_CACHED;
+		for (int prio = 0; prio < MAX_RT_PRIO; prio++)
+			list_init(&rq->rt.queue[prio]);
+	}
+}
+
+/* The code running on this CPU becomes its idle task. */
+void sched_init_idle(struct task *idle, int cpu)
+{
+	struct rq *rq = cpu_rq(cpu);
+	idle->sched_class = &idle_sched_class;
+	idle->policy = SCHED_NORMAL;
+	idle->static_prio = idle->prio = MAX_PRIO - 1;
+	idle->cpu = cpu;
+	idle->cpus_allowed = 1ULL << cpu;
+	idle->state = TASK_RUNNING;
+	idle->on_cpu = true;
+	rq->idle = rq->curr = idle;
+	update_rq_clock(rq);
+	rq->last_schedule = rq->clock;
+	sched_set_current(idle);
+}
+
+/* Lock the runqueue p is on. It may move while we wait, so check again. */
+struct rq *task_rq_lock(struct task *p, uint64_t *flags)
+{
+	for (;;) {
+		struct rq *rq = cpu_rq(p->cpu);
+		*flags = spin_lock_irqsave(&rq->lock);
+		if (rq == cpu_rq(p->cpu))
+			return rq;
+		spin_unlock_irqrestore(&rq->lock, *flags);
+	}
+}
+
+void task_rq_unlock(struct rq *rq, uint64_t flags)
+{
+	spin_unlock_irqrestore(&rq->lock, flags);
+}
+
+/* Interrupts must be off. Address order keeps two CPUs from deadlocking. */
+void double_rq_lock(struct rq *a, struct rq *b)
+{
+	if (a == b) {
+		spin_lock(&a->lock);
+	} else if (a < b) {
+		spin_lock(&a->lock);
+		spin_lock(&b->lock);
+	} else {
+		spin_lock(&b->lock);
+		spin_lock(&a->lock);
+	}
+}
+
+void double_rq_unlock(struct rq *a, struct rq *b)
+{
+	spin_unlock(&a->lock);
+	if (a != b)
+		spin_unlock(&b->lock);
+}
+
+/* The core's half of queueing: the class files the task, the core counts it. */
+void activate_task(struct rq *rq, struct task *p, int flags)
+{
+	p->sched_class->enqueue_task(rq, p, flags);
+	p->on_rq = true;
+	rq->nr_running++;
+	rq->load += task_load_weight(p);
+	if (p != rq->curr)
+		p->stats.wait_start = rq->clock;
+}
+
+void deactivate_task(struct rq *rq, struct task *p, int flags)
+{
+	p->sched_class->dequeue_task(rq, p, flags);
+	p->on_rq = false;
+	rq->nr_running--;
+	rq->load -= task_load_weight(p);
+}
+
+void resched_curr(struct rq *rq)
+{
+	struct task *curr = rq->curr;
+	if (curr->need_resched)
+		return;
+	curr->need_resched = true;
+	if (rq->cpu != sched_this_cpu())
+		sched_send_resched(rq->cpu);
+}
+
+/* p was just queued on rq: should it run instead of what runs there? */
+void check_preempt_curr(struct rq *rq, struct task *p)
+{
+	const struct sched_class *curr_class = rq->curr->sched_class;
+	if (p->sched_class == curr_class)
+		curr_class->check_preempt_curr(rq, p);
+	else if (class_above(p->sched_class, curr_class))
+		resched_curr(rq);
+}
+
+/* Move a queued, not running task between two locked runqueues. */
+void move_queued_task(struct task *p, struct rq *src, struct rq *dst)
+{
+	deactivate_task(src, p, DEQUEUE_MIGRATE);
+	p->cpu = dst->cpu;
+	p->stats.nr_migrations++;
+	activate_task(dst, p, ENQUEUE_MIGRATED);
+	check_preempt_curr(dst, p);
+}
+
+static struct task *pick_next_task(struct rq *rq)
+{
+	const struct sched_class *class;
+	for_each_class(class) {
+		struct task *p = class->pick_next_task(rq);
+		if (p)
+			return p;
+	}
+	sched_bug("no class, not even idle, had a task on cpu%d", rq->cpu);
+}
+
+static void account_switch_in(struct rq *rq, struct task *next)
+{
+	struct sched_statistics *st = &next->stats;
+	if (st->wait_start) {
+		uint64_t waited = rq->clock - st->wait_start;
+		st->sum_wait_runtime += waited;
+		if (waited > st->wait_max)
+			st->wait_max = waited;
+		st->wait_start = 0;
+	}
+	st->nr_switches++;
+	rq->nr_switches++;
+}
+
+static struct task *context_switch(struct task *prev, struct task *next)
+{
+	/* next may still be leaving another CPU (a wake-up can queue a task
+	 * before its last switch away has finished): its stack is not free yet. */
+	while (__atomic_load_n(&next->on_cpu, __ATOMIC_ACQUIRE))
+		sched_cpu_relax();
+	next->on_cpu = true;
+	sched_set_current(next);
+	return sched_switch_to(prev, next);
+}
+
+/* The rest of a switch, in the task that now runs: prev has left its stack. */
+void finish_task_switch(struct task *prev)
+{
+	struct rq *rq = cpu_rq(sched_this_cpu());
+	bool dead = prev->state == TASK_DEAD;
+	__atomic_store_n(&prev->on_cpu, false, __ATOMIC_RELEASE);
+	spin_unlock(&rq->lock);
+	if (dead)
+		sched_task_dead(prev);
+	else if (prev->state == TASK_RUNNING && !prev->on_rq && prev != rq->idle)
+		migrate_to_allowed_cpu(prev);   /* in transit: see __schedule() */
+}
+
+/* Pick and switch. Interrupts are off; the runqueue lock is taken here and
+ * released by whichever task runs next, in finish_task_switch(). A task
+ * preempted (preempt) stays queued even if it had just marked itself
+ * sleeping: it has not yet done what makes sure it will be woken. */
+static void __schedule(bool preempt)
+{
+	struct rq *rq = cpu_rq(sched_this_cpu());
+	struct task *prev = rq->curr;
+
+	spin_lock(&rq->lock);
+	update_rq_clock(rq);
+	rq->last_schedule = rq->clock;
+	prev->need_resched = false;
+
+	if (prev->state != TASK_RUNNING && prev->on_rq && !preempt) {
+		deactivate_task(rq, prev, DEQUEUE_SLEEP);
+		prev->stats.sleep_start = rq->clock;
+	} else if (prev->on_rq && !(prev->cpus_allowed & (1ULL << rq->cpu))) {
+		/* Its affinity changed while it ran: it leaves this runqueue now and
+		 * finish_task_switch() queues it elsewhere once its stack is free. */
+		deactivate_task(rq, prev, DEQUEUE_MIGRATE);
+	}
+	prev->sched_class->put_prev_task(rq, prev);
+	if (rq->nr_running == 0)
+		idle_balance(rq);            /* may unlock and relock rq */
+
+	struct task *next = pick_next_task(rq);
+	if (next == prev) {
+		spin_unlock(&rq->lock);
+		return;
+	}
+	if (prev->on_rq) {
+		prev->stats.nr_preemptions++;
+		prev->stats.wait_start = rq->clock;
+	}
+	account_switch_in(rq, next);
+	rq->curr = next;
+	finish_task_switch(context_switch(prev, next));
+}
+
+static void schedule_loop(bool preempt)
+{
+	struct task *me = sched_current();
+	if (me->preempt_count != 0)
+		sched_bug("schedule() called by %s with preempt_count %d", me->name, me->preempt_count);
+	uint64_t flags = sched_irq_save();
+	do
+		__schedule(preempt);
+	while (sched_current()->need_resched);
+	sched_irq_restore(flags);
+}
+
+void schedule(void)
+{
+	schedule_loop(false);
+}
+
+/* preempt_enable() found a reschedule due. */
+void preempt_schedule(void)
+{
+	if (sched_irqs_enabled())
+		schedule_loop(true);
+}
+
+/* From the interrupt-return path: the interrupted task may be switched out. */
+void preempt_schedule_irq(void)
+{
+	struct task *me = sched_current();
+	if (me && me->need_resched && me->preempt_count == 0)
+		schedule_loop(true);
+}
+
+/*
+ * Where should a waking task run? Its previous CPU if that is idle (its
+ * cache may still be warm), else any idle CPU it may use, else the previous
+ * CPU. An RT task also looks for a CPU running something less urgent.
+ */
+static bool cpu_usable(const struct task *p, int cpu)
+{
+	return sched_cpu_online(cpu) && (p->cpus_allowed & (1ULL << cpu));
+}
+
+static bool cpu_idle(int cpu)
+{
+	struct rq *rq = cpu_rq(cpu);
+	return rq->curr == rq->idle && rq->nr_running == 0;
+}
+
+static int select_task_rq(const struct task *p)
+{
+	int prev = p->cpu, n = sched_nr_cpus();
+	if (cpu_usable(p, prev) && cpu_idle(prev))
+		return prev;
+	for (int cpu = 0; cpu < n; cpu++)
+		if (cpu_usable(p, cpu) && cpu_idle(cpu))
+			return cpu;
+	if (task_has_rt_policy(p)) {
+		if (cpu_usable(p, prev) && cpu_rq(prev)->curr->prio > p->prio)
+			return prev;
+		for (int cpu = 0; cpu < n; cpu++)
+			if (cpu_usable(p, cpu) && cpu_rq(cpu)->curr->prio > p->prio)
+				return cpu;
+	}
+	if (cpu_usable(p, prev))
+		return prev;
+	for (int cpu = 0; cpu < n; cpu++)
+		if (cpu_usable(p, cpu))
+			return cpu;
+	sched_bug("task %s (pid %d) may run on no online CPU", p->name, p->pid);
+}
+
+/* Queue a sleeping task on rq (locked): the end of every wake-up. */
+static void enqueue_woken(struct rq *rq, struct task *p, int flags)
+{
+	update_rq_clock(rq);
+	if (p->stats.sleep_start) {
+		p->stats.sum_sleep_runtime += rq->clock - p->stats.sleep_start;
+		p->stats.sleep_start = 0;
+	}
+	p->stats.nr_wakeups++;
+	p->state = TASK_RUNNING;
+	activate_task(rq, p, flags);
+	check_preempt_curr(rq, p);
+}
+
+bool wake_up_process(struct task *p)
+{
+	uint64_t flags;
+	for (;;) {
+		struct rq *rq = task_rq_lock(p, &flags);
+		if (p->state != TASK_SLEEPING) {
+			task_rq_unlock(rq, flags);
+			return false;
+		}
+		if (p->on_rq) {
+			/* It has not switched away yet: schedule() will see it running. */
+			p->state = TASK_RUNNING;
+			task_rq_unlock(rq, flags);
+			return true;
+		}
+		int cpu = select_task_rq(p);
+		if (cpu == rq->cpu) {
+			enqueue_woken(rq, p, ENQUEUE_WAKEUP);
+			task_rq_unlock(rq, flags);
+			return true;
+		}
+		/* Take both runqueues in order, then check nothing changed meanwhile. */
+		struct rq *dst = cpu_rq(cpu);
+		spin_unlock(&rq->lock);
+		double_rq_lock(rq, dst);
+		bool unchanged = p->state == TASK_SLEEPING && !p->on_rq && p->cpu == rq->cpu;
+		if (unchanged) {
+			p->cpu = cpu;
+			p->stats.nr_migrations++;
+			enqueue_woken(dst, p, ENQUEUE_WAKEUP | ENQUEUE_MIGRATED);
+		}
+		double_rq_unlock(rq, dst);
+		sched_irq_restore(flags);
+		if (unchanged)
+			return true;
+	}
+}
+
+/* A new task's first wake-up: the class places it (task_new). */
+void wake_up_new_task(struct task *p)
+{
+	p->cpu = select_task_rq(p);
+	uint64_t flags;
+	struct rq *rq = task_rq_lock(p, &flags);
+	update_rq_clock(rq);
+	p->sched_class = class_for_policy(p->policy);
+	p->sched_class->task_init(rq, p);
+	p->state = TASK_RUNNING;
+	p->sched_class->task_new(rq, p);         /* enqueues it */
+	p->on_rq = true;
+	rq->nr_running++;
+	rq->load += task_load_weight(p);
+	p->stats.wait_start = rq->clock;
+	check_preempt_curr(rq, p);
+	task_rq_unlock(rq, flags);
+}
+
+/*
+ * Change a task's policy, RT priority or nice level. A queued task is taken
+ * out of its class, changed, and put back (into its new class, maybe); the
+ * running one is also put back as running, and the CPU re-decides.
+ */
+void sched_change_task(struct task *p, int policy, int rt_priority, int nice)
+{
+	uint64_t flags;
+	struct rq *rq = task_rq_lock(p, &flags);
+	update_rq_clock(rq);
+	bool queued = p->on_rq, running = rq->curr == p;
+	if (running)
+		p->sched_class->put_prev_task(rq, p);
+	if (queued)
+		deactivate_task(rq, p, 0);
+
+	p->policy = policy;
+	p->rt_priority = rt_priority;
+	p->nice = nice;
+	p->static_prio = NICE_TO_PRIO(nice);
+	p->prio = task_has_rt_policy(p) ? MAX_RT_PRIO - 1 - rt_priority : p->static_prio;
+	p->sched_class = class_for_policy(policy);
+	p->sched_class->task_init(rq, p);
+
+	if (queued)
+		activate_task(rq, p, 0);
+	if (running) {
+		p->sched_class->set_curr_task(rq);
+		resched_curr(rq);
+	} else if (queued) {
+		check_preempt_curr(rq, p);
+	}
+	task_rq_unlock(rq, flags);
+}
+
+void sched_yield_current(void)
+{
+	struct task *me = sched_current();
+	uint64_t flags;
+	struct rq *rq = task_rq_lock(me, &flags);
+	update_rq_clock(rq);
+	me->sched_class->requeue_task(rq, me);
+	task_rq_unlock(rq, flags);
+	schedule();
+}
+
+/* The timer tick, on every CPU, interrupts off. */
+void scheduler_tick(void)
+{
+	struct rq *rq = cpu_rq(sched_this_cpu());
+	const struct sched_class *class;
+
+	spin_lock(&rq->lock);
+	update_rq_clock(rq);
+	struct task *curr = rq->curr;
+	curr->sched_class->task_tick(rq, curr);
+	for_each_class(class)
+		if (class->rq_tick)
+			class->rq_tick(rq);
+	/* The lockup clock runs only while some task waits. */
+	if (rq->nr_running <= 1)
+		rq->last_schedule = rq->clock;
+	bool stuck = rq->clock - rq->last_schedule > LOCKUP_NS && !task_has_rt_policy(curr);
+	bool balance_due = rq->clock >= rq->next_balance;
+	spin_unlock(&rq->lock);
+
+	if (stuck)
+		sched_bug("soft lockup: cpu%d has run %s for %llu ms without switching while %u tasks wait",
+			  rq->cpu, curr->name, (unsigned long long)(rq->clock - rq->last_schedule) / 1000000,
+			  rq->nr_running - 1);
+	if (balance_due)
+		periodic_balance(rq);
+}

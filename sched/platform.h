@@ -1,0 +1,47 @@
+/*
+ * Everything sched/ needs from the rest of the kernel, and nothing more: a
+ * clock, locks, CPU numbers, an interrupt to another CPU, a context switch,
+ * one-shot timers and a log. The kernel implements it in kernel/sched_glue.c
+ * and arch/x86_64/switch.asm; the host tests implement it over a simulated
+ * clock and simulated CPUs (tests/sim/), so the same scheduler code runs in
+ * both places.
+ */
+#pragma once
+#include <stdint.h>
+#include <stdbool.h>
+#include "kernel/spinlock.h"      /* struct spinlock, spin_lock*(): the kernel's or the simulator's */
+#include "kernel/printk.h"        /* printk(), pr_*() */
+#include "kernel/timer.h"         /* struct timer, timer_start(), timer_cancel() */
+
+struct task;
+
+#define SCHED_MAX_CPUS 64
+
+uint64_t sched_clock(void);               /* ns since boot, one domain on every CPU */
+int sched_this_cpu(void);                 /* the CPU running this code (interrupts off) */
+int sched_nr_cpus(void);                  /* CPUs started: 0 .. n-1 */
+bool sched_cpu_online(int cpu);
+void sched_send_resched(int cpu);         /* interrupt cpu so it reschedules */
+
+/* Switch this CPU from prev's stack to next's. Returns, much later, in next's
+ * context... and to prev when something switches back to it; the value is
+ * the task that ran just before (needed to finish the switch). */
+struct task *sched_switch_to(struct task *prev, struct task *next);
+
+bool sched_irqs_enabled(void);            /* may this CPU be interrupted now? */
+uint64_t sched_irq_save(void);            /* interrupts off; returns the old state */
+void sched_irq_restore(uint64_t flags);
+void sched_cpu_relax(void);               /* in a spin-wait loop */
+
+/* kernel/task.c: p has switched away for the last time; its stack is free. */
+void sched_task_dead(struct task *p);
+/* kernel/task.c: the task with this pid, with a reference held (NULL if none);
+ * give it back with sched_task_put(). */
+struct task *sched_task_get(int pid);
+void sched_task_put(struct task *p);
+/* A bug the scheduler cannot continue from. */
+void sched_bug(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+
+/* The task running on this CPU. */
+struct task *sched_current(void);
+void sched_set_current(struct task *p);

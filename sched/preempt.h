@@ -1,0 +1,35 @@
+/*
+ * Preemption control. A task may be switched away from by an interrupt only
+ * while its preempt_count is 0; holding a spinlock raises it, so the holder
+ * keeps the CPU until it lets go.
+ */
+#pragma once
+#include "sched/task.h"
+#include "sched/platform.h"
+
+void preempt_schedule(void);          /* sched/core.c: a deferred reschedule is due now */
+
+static inline void preempt_disable(void)
+{
+	struct task *p = sched_current();
+	if (p)
+		p->preempt_count++;
+	__asm__ volatile("" : : : "memory");
+}
+
+/* No reschedule here: for the scheduler itself, which is about to switch anyway. */
+static inline void preempt_enable_no_resched(void)
+{
+	__asm__ volatile("" : : : "memory");
+	struct task *p = sched_current();
+	if (p)
+		p->preempt_count--;
+}
+
+static inline void preempt_enable(void)
+{
+	preempt_enable_no_resched();
+	struct task *p = sched_current();
+	if (p && p->preempt_count == 0 && p->need_resched)
+		preempt_schedule();
+}

@@ -1,0 +1,121 @@
+/*
+ * The modular scheduler core's interface: the per-CPU runqueue and the
+ * scheduling classes. The core (sched/core.c) knows each class only through
+ * struct sched_class; a class knows no other class. The classes, in priority
+ * order: RT (sched/rt.c), fair (sched/fair.c), idle (sched/idle.c).
+ */
+#pragma once
+#include <stdint.h>
+#include <stdbool.h>
+#include "sched/task.h"
+#include "sched/platform.h"
+#include "lib/rbtree.h"
+#include "lib/list.h"
+
+/* The fair class's part of a runqueue: the timeline. */
+struct cfs_rq {
+	struct rb_root_cached timeline;   /* queued fair tasks by vruntime; the running one is not in it */
+	uint64_t fair_clock;              /* the runqueue's fair position: never decreases, follows the
+	                                     smallest vruntime (2.6.24's min_vruntime) */
+	unsigned nr_running;              /* fair tasks queued, the running one included */
+	uint64_t load;                    /* sum of their weights */
+	struct task *curr;                /* the fair task running now, or NULL */
+	struct rb_node *balance_next;     /* load_balance_next's position */
+};
+
+/* The RT class's part: a queue per priority and a bitmap of the non-empty ones. */
+struct rt_rq {
+	uint64_t bitmap[2];               /* bit p set: queue[p] is not empty */
+	struct list_node queue[MAX_RT_PRIO];
+	unsigned nr_running;
+	uint64_t rt_time;                 /* ns RT tasks ran in this throttling period */
+	uint64_t period_start;            /* rq clock when this period began */
+	bool throttled;                   /* used up its runtime: not picked until the period ends */
+	int balance_prio;                 /* load_balance_next's position */
+	struct list_node *balance_next;
+};
+
+struct rq {
+	struct spinlock lock;
+	int cpu;
+	unsigned nr_running;              /* tasks queued in any class (running counts; idle does not) */
+	uint64_t load;                    /* their weights summed: what balancing compares */
+	uint64_t clock;                   /* ns, sched_clock() at the last update_rq_clock() */
+	struct task *curr;                /* running now */
+	struct task *idle;                /* this CPU's idle task */
+	struct cfs_rq cfs;
+	struct rt_rq rt;
+	uint64_t nr_switches;
+	uint64_t next_balance;            /* clock at which the tick balances next */
+	uint64_t last_schedule;           /* clock at the last schedule(): the lockup watchdog watches it */
+};
+
+/* flags for enqueue_task and dequeue_task */
+enum {
+	ENQUEUE_WAKEUP   = 1,             /* it was sleeping (not: new, or moved here) */
+	ENQUEUE_MIGRATED = 2,             /* it comes from another runqueue */
+	DEQUEUE_SLEEP    = 1,             /* it is going to sleep */
+	DEQUEUE_MIGRATE  = 2,             /* it is moving to another runqueue */
+};
+
+/*
+ * A scheduling class: the seed's method list. Every method is called with
+ * rq->lock held.
+ */
+struct sched_class {
+	const struct sched_class *next;   /* the next class down in priority */
+	const char *name;
+
+	/* p became runnable: file it. */
+	void (*enqueue_task)(struct rq *rq, struct task *p, int flags);
+	/* p stops being runnable (or moves away): unfile it. */
+	void (*dequeue_task)(struct rq *rq, struct task *p, int flags);
+	/* sched_yield(): p goes behind every task of its class that is as urgent. */
+	void (*requeue_task)(struct rq *rq, struct task *p);
+	/* A new task's first placement (child-runs-first lives here); also enqueues it. */
+	void (*task_new)(struct rq *rq, struct task *p);
+	/* (Re)initialise p's class data from its policy and priority: new task, or renice. */
+	void (*task_init)(struct rq *rq, struct task *p);
+	/* The timer tick, while p is running: account, and maybe ask for a switch. */
+	void (*task_tick)(struct rq *rq, struct task *p);
+	/* p just became runnable here: should it preempt rq->curr? */
+	void (*check_preempt_curr)(struct rq *rq, struct task *p);
+	/* The class's most entitled task, now running (taken off its queue), or NULL. */
+	struct task *(*pick_next_task)(struct rq *rq);
+	/* p stops running but stays runnable (or is about to sleep): re-file it. */
+	void (*put_prev_task)(struct rq *rq, struct task *p);
+	/* The balancer's iterator over the tasks it may move: queued, not running. */
+	struct task *(*load_balance_start)(struct rq *rq);
+	struct task *(*load_balance_next)(struct rq *rq);
+
+	/*
+	 * Added to the seed's list (2.6.23 added it too): after a policy or nice
+	 * change of the running task, which the core makes by put_prev_task,
+	 * dequeue, change, enqueue, this tells the class that rq->curr, now
+	 * queued in it, is its running task again (as pick_next_task would).
+	 */
+	void (*set_curr_task)(struct rq *rq);
+
+	/*
+	 * Added to the seed's list, because a class needs it: called on every
+	 * tick whatever runs. RT throttling must notice that its period ended
+	 * even while a fair task runs, or throttled RT tasks would wait for the
+	 * fair task to be preempted first. NULL if the class needs no such tick.
+	 */
+	void (*rq_tick)(struct rq *rq);
+};
+
+extern const struct sched_class rt_sched_class, fair_sched_class, idle_sched_class;
+#define sched_class_highest (&rt_sched_class)
+#define for_each_class(c) for ((c) = sched_class_highest; (c); (c) = (c)->next)
+
+/* What the core offers the classes. */
+struct rq *cpu_rq(int cpu);
+void resched_curr(struct rq *rq);       /* ask rq's CPU to call schedule() soon */
+
+/* The weight of each nice level, and 2^32 / weight (sched/core.c). */
+extern const uint32_t sched_prio_to_weight[40];
+extern const uint32_t sched_prio_to_wmult[40];
+#define NICE_0_WEIGHT 1024
+#define RT_LOAD_WEIGHT (2 * 88761)      /* an RT task counts as twice nice -20 for balancing */
+#define IDLE_POLICY_WEIGHT 2            /* SCHED_IDLE: below nice 19 */

@@ -1,0 +1,113 @@
+/*
+ * A task: one thread of control with its own kernel stack. This header is
+ * the scheduler's view of it plus what kernel/task.c needs to create, join
+ * and reap it; it uses only plain types, so sched/ builds on the host too.
+ */
+#pragma once
+#include <stdint.h>
+#include <stdbool.h>
+#include "lib/rbtree.h"
+#include "lib/list.h"
+#include "kernel/spinlock.h"
+#include "sched/wait.h"
+
+#define TASK_NAME_LEN 16
+
+/* Policies, with Linux's numbers. */
+enum {
+	SCHED_NORMAL = 0,         /* the fair class */
+	SCHED_FIFO   = 1,         /* RT: runs until it blocks, yields or is preempted */
+	SCHED_RR     = 2,         /* RT: FIFO with a time slice among equal priorities */
+	SCHED_BATCH  = 3,         /* fair, but never preempts on wake-up */
+	SCHED_IDLE   = 5,         /* fair, with the smallest weight */
+};
+
+/* Priorities as in Linux: 0..99 RT (lower is more urgent), 100..139 nice -20..19. */
+#define MAX_RT_PRIO     100
+#define MAX_PRIO        140
+#define NICE_TO_PRIO(n) (MAX_RT_PRIO + 20 + (n))
+#define PRIO_TO_NICE(p) ((p) - MAX_RT_PRIO - 20)
+
+enum task_state {
+	TASK_NEW,                 /* created, not yet woken */
+	TASK_RUNNING,             /* runnable: on a runqueue (maybe running) */
+	TASK_SLEEPING,            /* blocked, waiting for a wake-up */
+	TASK_DEAD,                /* exited, waiting to be joined and reaped */
+};
+
+typedef uint64_t cpumask_t;   /* bit n = CPU n; leftmost supports up to 64 CPUs */
+
+/* The fair class's part of a task. */
+struct sched_entity {
+	struct rb_node run_node;          /* in the runqueue's timeline while queued and not running */
+	uint64_t vruntime;                /* the timeline key: virtual runtime, ns weighted by nice */
+	uint64_t exec_start;              /* rq clock when its current accounting period started */
+	uint64_t sum_exec_runtime;        /* ns of CPU it has had, in all */
+	uint64_t prev_sum_exec_runtime;   /* sum_exec_runtime when it was last picked */
+	uint32_t weight;                  /* from the nice level: 1024 at nice 0 */
+	uint32_t inv_weight;              /* 2^32 / weight, to divide by multiplying */
+};
+
+/* The RT class's part. */
+struct sched_rt_entity {
+	struct list_node run_list;        /* in its priority's queue */
+	uint64_t time_slice;              /* SCHED_RR: ns left before rotating */
+};
+
+/* The seed's per-task statistics (SCH-* in CFS v2's /proc/<pid>/status). */
+struct sched_statistics {
+	uint64_t wait_start;              /* rq clock when it became runnable and not running */
+	uint64_t sum_wait_runtime;        /* ns spent runnable but waiting */
+	uint64_t wait_max;
+	uint64_t sleep_start;
+	uint64_t sum_sleep_runtime;
+	uint64_t nr_switches;             /* times switched in */
+	uint64_t nr_migrations;
+	uint64_t nr_wakeups;
+	uint64_t nr_preemptions;          /* times switched out while still runnable */
+};
+
+struct task {
+	/* The arch context switch saves everything else on the task's stack. */
+	uint64_t saved_rsp;
+	void *kstack_top;
+
+	int pid;
+	char name[TASK_NAME_LEN];
+	volatile int state;               /* enum task_state */
+
+	/* Scheduling. Changed only with the task's runqueue lock held. */
+	const struct sched_class *sched_class;
+	int policy;
+	int nice;                         /* -20..19 */
+	int static_prio;                  /* NICE_TO_PRIO(nice) */
+	int rt_priority;                  /* 1..99 for SCHED_FIFO/RR, else 0 */
+	int prio;                         /* effective: 99 - rt_priority for RT, else static_prio */
+	cpumask_t cpus_allowed;
+	int cpu;                          /* the runqueue it belongs to */
+	bool on_rq;                       /* queued in its class (running counts) */
+	volatile bool on_cpu;             /* executing now: its stack is in use */
+	struct sched_entity se;
+	struct sched_rt_entity rt;
+	struct sched_statistics stats;
+
+	/* Preemption: a task may be switched out only when its count is 0. */
+	int preempt_count;
+	volatile bool need_resched;
+
+	/* Life cycle (kernel/task.c). */
+	void (*entry)(void *arg);
+	void *arg;
+	int exit_code;
+	bool joinable;                    /* someone will join(); else reaped on exit */
+	volatile bool finished;           /* exited and switched away for good: its stack is free */
+	int refcount;                     /* the task is freed when this drops to 0 */
+	struct list_node all_tasks;       /* in the list of every task */
+	struct list_node wait_node;       /* in a wait queue while blocked on it */
+	struct wait_queue exited;         /* join() sleeps here */
+};
+
+static inline bool task_has_rt_policy(const struct task *p)
+{
+	return p->policy == SCHED_FIFO || p->policy == SCHED_RR;
+}

@@ -1,0 +1,172 @@
+/*
+ * Wait queues and what is built on them: completions, sleeping mutexes and
+ * timed sleeps. See sched/wait.h for the rule that keeps wake-ups from being
+ * lost.
+ */
+#include "sched/wait.h"
+#include "sched/core.h"
+#include "kernel/timer.h"
+
+void wait_queue_init(struct wait_queue *wq, const char *name)
+{
+	wq->lock = (struct spinlock)SPINLOCK_INIT(name);
+	list_init(&wq->waiters);
+}
+
+uint64_t wait_prepare(struct wait_queue *wq)
+{
+	struct task *me = sched_current();
+	uint64_t flags = spin_lock_irqsave(&wq->lock);
+	me->state = TASK_SLEEPING;
+	list_add_tail(&wq->waiters, &me->wait_node);
+	return flags;
+}
+
+void wait_cancel(struct wait_queue *wq, uint64_t flags)
+{
+	struct task *me = sched_current();
+	list_remove(&me->wait_node);
+	me->state = TASK_RUNNING;
+	spin_unlock_irqrestore(&wq->lock, flags);
+}
+
+void wait_sleep(struct wait_queue *wq, uint64_t flags)
+{
+	struct task *me = sched_current();
+	spin_unlock_irqrestore(&wq->lock, flags);
+	schedule();
+	/* Woken by something other than this queue? Then we are still on it. */
+	flags = spin_lock_irqsave(&wq->lock);
+	list_remove(&me->wait_node);
+	spin_unlock_irqrestore(&wq->lock, flags);
+}
+
+/* Wake up to nr waiters, oldest first; wq->lock held. */
+static int wake_up_locked(struct wait_queue *wq, int nr)
+{
+	int woken = 0;
+	while (woken < nr && !list_empty(&wq->waiters)) {
+		struct task *p = list_first_entry(&wq->waiters, struct task, wait_node);
+		list_remove(&p->wait_node);
+		wake_up_process(p);
+		woken++;
+	}
+	return woken;
+}
+
+int wake_up_one(struct wait_queue *wq)
+{
+	uint64_t flags = spin_lock_irqsave(&wq->lock);
+	int woken = wake_up_locked(wq, 1);
+	spin_unlock_irqrestore(&wq->lock, flags);
+	return woken;
+}
+
+int wake_up_all(struct wait_queue *wq)
+{
+	uint64_t flags = spin_lock_irqsave(&wq->lock);
+	int woken = wake_up_locked(wq, 1 << 30);
+	spin_unlock_irqrestore(&wq->lock, flags);
+	return woken;
+}
+
+void completion_init(struct completion *c)
+{
+	wait_queue_init(&c->wq, "completion");
+	c->done = 0;
+}
+
+void complete(struct completion *c)
+{
+	uint64_t flags = spin_lock_irqsave(&c->wq.lock);
+	c->done++;
+	wake_up_locked(&c->wq, 1);
+	spin_unlock_irqrestore(&c->wq.lock, flags);
+}
+
+void complete_all(struct completion *c)
+{
+	uint64_t flags = spin_lock_irqsave(&c->wq.lock);
+	c->done = 1u << 30;               /* every waiter, now and later, gets through */
+	wake_up_locked(&c->wq, 1 << 30);
+	spin_unlock_irqrestore(&c->wq.lock, flags);
+}
+
+void wait_for_completion(struct completion *c)
+{
+	for (;;) {
+		uint64_t flags = wait_prepare(&c->wq);
+		if (c->done) {
+			c->done--;
+			wait_cancel(&c->wq, flags);
+			return;
+		}
+		wait_sleep(&c->wq, flags);
+	}
+}
+
+void mutex_init(struct mutex *m, const char *name)
+{
+	wait_queue_init(&m->wq, name);
+	m->owner = NULL;
+}
+
+bool mutex_trylock(struct mutex *m)
+{
+	uint64_t flags = spin_lock_irqsave(&m->wq.lock);
+	bool got = m->owner == NULL;
+	if (got)
+		m->owner = sched_current();
+	spin_unlock_irqrestore(&m->wq.lock, flags);
+	return got;
+}
+
+void mutex_lock(struct mutex *m)
+{
+	struct task *me = sched_current();
+	for (;;) {
+		uint64_t flags = wait_prepare(&m->wq);
+		if (m->owner == me)
+			sched_bug("mutex '%s': %s locks it again while holding it", m->wq.lock.name, me->name);
+		if (!m->owner) {
+			m->owner = me;
+			wait_cancel(&m->wq, flags);
+			return;
+		}
+		wait_sleep(&m->wq, flags);
+	}
+}
+
+void mutex_unlock(struct mutex *m)
+{
+	uint64_t flags = spin_lock_irqsave(&m->wq.lock);
+	if (m->owner != sched_current())
+		sched_bug("mutex '%s': unlocked by %s, which does not hold it", m->wq.lock.name, sched_current()->name);
+	m->owner = NULL;
+	wake_up_locked(&m->wq, 1);
+	spin_unlock_irqrestore(&m->wq.lock, flags);
+}
+
+struct sleeper {
+	struct timer timer;
+	struct task *task;
+};
+
+static void sleeper_wake(struct timer *t)
+{
+	wake_up_process(container_of(t, struct sleeper, timer)->task);
+}
+
+void sleep_ns(uint64_t ns)
+{
+	uint64_t deadline = sched_clock() + ns;
+	struct sleeper s = { .timer = TIMER_INIT(sleeper_wake), .task = sched_current() };
+	while (sched_clock() < deadline) {
+		/* Sleeping before arming: a timer that fires at once still wakes us. */
+		s.task->state = TASK_SLEEPING;
+		timer_start(&s.timer, deadline);
+		schedule();
+		timer_cancel(&s.timer);       /* also waits out a callback running elsewhere */
+	}
+	s.task->state = TASK_RUNNING;
+}

@@ -1,0 +1,320 @@
+/* The simulator (see sim.h), and its implementation of sched/platform.h. */
+#include "tests/lib.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "tests/sim/sim.h"
+#include "tests/test.h"
+#include "kernel/sysctl.h"
+#include "kernel/errno.h"
+#include "kernel/ktest.h"
+
+static int ncpus, hz;
+static int this_cpu_id;
+static uint64_t now;
+static struct task *current[SCHED_MAX_CPUS];
+static struct task idle_tasks[SCHED_MAX_CPUS];
+static uint64_t next_tick[SCHED_MAX_CPUS];
+static int switches[SCHED_MAX_CPUS];
+
+static struct sim_task tasks[SIM_MAX_TASKS];
+static int ntasks;
+
+/* Pending timers, unordered: the simulator has few. */
+static struct timer *timers[4 * SIM_MAX_TASKS];
+static int ntimers;
+
+/* Tunables' defaults, saved on the first reset and restored on each. */
+static int64_t saved_defaults[256];
+static bool defaults_saved;
+
+/* ---- sched/platform.h ---- */
+
+uint64_t sched_clock(void) { return now; }
+int sched_this_cpu(void) { return this_cpu_id; }
+int sched_nr_cpus(void) { return ncpus; }
+bool sched_cpu_online(int cpu) { return cpu >= 0 && cpu < ncpus; }
+bool sched_irqs_enabled(void) { return true; }
+uint64_t sched_irq_save(void) { return 0; }
+void sched_irq_restore(uint64_t flags) { (void)flags; }
+void sched_cpu_relax(void) {}
+void sched_send_resched(int cpu) { (void)cpu; }   /* the event loop checks need_resched */
+struct task *sched_current(void) { return current[this_cpu_id]; }
+void sched_set_current(struct task *p) { current[this_cpu_id] = p; }
+void sched_task_dead(struct task *p) { (void)p; }
+void sched_task_put(struct task *p) { (void)p; }
+
+struct task *sched_task_get(int pid)
+{
+	for (int i = 0; i < ntasks; i++)
+		if (tasks[i].task.pid == pid)
+			return &tasks[i].task;
+	return NULL;
+}
+
+struct task *sched_switch_to(struct task *prev, struct task *next)
+{
+	struct sim_task *t = (struct sim_task *)next;
+	if (next != &idle_tasks[this_cpu_id]) {
+		if (!t->first_run_at)
+			t->first_run_at = now;
+		if (t->woken_at) {
+			uint64_t latency = now - t->woken_at;
+			t->wake_latency_sum += latency;
+			if (latency > t->wake_latency_max)
+				t->wake_latency_max = latency;
+			t->woken_at = 0;
+		}
+	}
+	switches[this_cpu_id]++;
+	return prev;
+}
+
+void sched_bug(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "sched_bug: ");
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\n");
+	va_end(ap);
+	abort();
+}
+
+/* The simulation is single-threaded: a lock only checks it is used right. */
+void spin_lock(struct spinlock *lock)
+{
+	if (lock->holder_cpu >= 0)
+		sched_bug("lock '%s' taken twice", lock->name);
+	lock->holder_cpu = this_cpu_id;
+}
+
+void spin_unlock(struct spinlock *lock)
+{
+	if (lock->holder_cpu < 0)
+		sched_bug("lock '%s' released but not held", lock->name);
+	lock->holder_cpu = -1;
+}
+
+uint64_t spin_lock_irqsave(struct spinlock *lock) { spin_lock(lock); return 0; }
+void spin_unlock_irqrestore(struct spinlock *lock, uint64_t flags) { (void)flags; spin_unlock(lock); }
+bool spin_is_locked(const struct spinlock *lock) { return lock->holder_cpu >= 0; }
+
+void printk(enum log_level level, const char *fmt, ...)
+{
+	if (level > LOG_WARN || !getenv("SIM_VERBOSE"))
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\n");
+	va_end(ap);
+}
+
+void timer_start(struct timer *t, uint64_t expires)
+{
+	timer_cancel(t);
+	t->expires = expires;
+	t->cpu = this_cpu_id;
+	timers[ntimers++] = t;
+}
+
+bool timer_cancel(struct timer *t)
+{
+	for (int i = 0; i < ntimers; i++) {
+		if (timers[i] == t) {
+			timers[i] = timers[--ntimers];
+			t->cpu = -1;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* ---- the machine ---- */
+
+void sim_on_cpu(int cpu) { this_cpu_id = cpu; }
+uint64_t sim_now(void) { return now; }
+struct rq *sim_rq(int cpu) { return cpu_rq(cpu); }
+int sim_switches(int cpu) { return switches[cpu]; }
+uint64_t sim_runtime(const struct sim_task *t) { return t->task.se.sum_exec_runtime; }
+
+static void save_or_restore_defaults(void)
+{
+	int i = 0;
+	for (const struct param *p = __start_boot_params; p < __stop_boot_params && i < 256; p++, i++) {
+		if (!p->sysctl)
+			continue;
+		if (defaults_saved)
+			*(int64_t *)p->var = saved_defaults[i];
+		else
+			saved_defaults[i] = *(int64_t *)p->var;
+	}
+	defaults_saved = true;
+}
+
+void sim_sysctl(const char *name, int64_t value)
+{
+	if (sysctl_set(name, value) != 0)
+		sched_bug("sysctl %s=%lld refused", name, (long long)value);
+}
+
+int64_t sim_sysctl_get(const char *name)
+{
+	int64_t v = 0;
+	if (sysctl_get(name, &v) != 0)
+		sched_bug("no tunable %s", name);
+	return v;
+}
+
+void sim_reset(int cpus, int ticks_per_second)
+{
+	save_or_restore_defaults();
+	ncpus = cpus;
+	hz = ticks_per_second;
+	now = 1 * SIM_S;                  /* not 0: 0 means "never" in some fields */
+	ntasks = ntimers = 0;
+	memset(tasks, 0, sizeof(tasks));
+	memset(idle_tasks, 0, sizeof(idle_tasks));
+	memset(switches, 0, sizeof(switches));
+	sched_init();
+	for (int cpu = 0; cpu < ncpus; cpu++) {
+		sim_on_cpu(cpu);
+		snprintf(idle_tasks[cpu].name, TASK_NAME_LEN, "idle/%d", cpu % 100);
+		sched_init_idle(&idle_tasks[cpu], cpu);
+		/* Stagger the CPUs' ticks, as real CPUs are never in step. */
+		next_tick[cpu] = now + SIM_S / (uint64_t)hz * (uint64_t)(cpu + 1) / (uint64_t)(ncpus + 1);
+	}
+	sim_on_cpu(0);
+}
+
+static void wake_timer_fired(struct timer *timer)
+{
+	struct sim_task *t = container_of(timer, struct sim_task, wake_timer);
+	t->woken_at = now;
+	t->wakeups++;
+	t->burst_left = t->run_ns;
+	wake_up_process(&t->task);
+}
+
+struct sim_task *sim_task(const char *name, uint64_t run_ns, uint64_t sleep_ns)
+{
+	if (ntasks == SIM_MAX_TASKS)
+		sched_bug("too many simulated tasks");
+	struct sim_task *t = &tasks[ntasks++];
+	struct task *p = &t->task;
+	snprintf(p->name, TASK_NAME_LEN, "%.15s", name);
+	p->pid = ntasks;
+	p->state = TASK_NEW;
+	p->policy = SCHED_NORMAL;
+	p->static_prio = p->prio = NICE_TO_PRIO(0);
+	p->cpus_allowed = ~0ULL;
+	p->sched_class = class_for_policy(SCHED_NORMAL);
+	list_init(&p->wait_node);
+	t->run_ns = run_ns;
+	t->sleep_ns = sleep_ns;
+	t->burst_left = run_ns;
+	t->wake_timer = (struct timer)TIMER_INIT(wake_timer_fired);
+	return t;
+}
+
+void sim_set_policy(struct sim_task *t, int policy, int rt_priority, int nice)
+{
+	sched_change_task(&t->task, policy, rt_priority, nice);
+}
+
+void sim_set_affinity(struct sim_task *t, cpumask_t mask)
+{
+	t->task.cpus_allowed = mask;
+}
+
+void sim_start(struct sim_task *t, int on_cpu)
+{
+	sim_on_cpu(on_cpu);
+	t->task.cpu = on_cpu;
+	wake_up_new_task(&t->task);
+}
+
+static bool is_sim_task(const struct task *p)
+{
+	const struct sim_task *t = (const struct sim_task *)p;   /* task is its first member */
+	return t >= tasks && t < tasks + SIM_MAX_TASKS;
+}
+
+/* What the interrupt-return path does in the kernel. */
+static void reschedule_if_asked(int cpu)
+{
+	sim_on_cpu(cpu);
+	if (current[cpu]->need_resched)
+		schedule();
+}
+
+/* The running task finished its burst: it sleeps (or, a hog, never gets here). */
+static void end_burst(int cpu)
+{
+	struct sim_task *t = (struct sim_task *)current[cpu];
+	sim_on_cpu(cpu);
+	t->task.state = TASK_SLEEPING;
+	timer_start(&t->wake_timer, now + t->sleep_ns);
+	schedule();
+}
+
+static bool bursting(int cpu)
+{
+	struct task *p = current[cpu];
+	return is_sim_task(p) && ((struct sim_task *)p)->sleep_ns > 0;
+}
+
+void sim_run(uint64_t ns)
+{
+	uint64_t end = now + ns;
+	while (now < end) {
+		/* The next event: a tick, a timer, or the end of a burst. */
+		uint64_t next = end;
+		for (int cpu = 0; cpu < ncpus; cpu++) {
+			if (next_tick[cpu] < next)
+				next = next_tick[cpu];
+			if (bursting(cpu) && now + ((struct sim_task *)current[cpu])->burst_left < next)
+				next = now + ((struct sim_task *)current[cpu])->burst_left;
+		}
+		for (int i = 0; i < ntimers; i++)
+			if (timers[i]->expires < next)
+				next = timers[i]->expires;
+
+		uint64_t elapsed = next - now;
+		for (int cpu = 0; cpu < ncpus; cpu++)
+			if (bursting(cpu))
+				((struct sim_task *)current[cpu])->burst_left -= elapsed;
+		now = next;
+
+		for (int cpu = 0; cpu < ncpus; cpu++)
+			if (bursting(cpu) && ((struct sim_task *)current[cpu])->burst_left == 0)
+				end_burst(cpu);
+		for (int i = 0; i < ntimers; i++) {
+			struct timer *t = timers[i];
+			if (t->expires <= now) {
+				timers[i--] = timers[--ntimers];
+				sim_on_cpu(t->cpu);
+				t->cpu = -1;
+				t->fn(t);
+			}
+		}
+		for (int cpu = 0; cpu < ncpus; cpu++) {
+			if (next_tick[cpu] <= now) {
+				next_tick[cpu] += SIM_S / (uint64_t)hz;
+				sim_on_cpu(cpu);
+				scheduler_tick();
+			}
+		}
+		for (int cpu = 0; cpu < ncpus; cpu++)
+			reschedule_if_asked(cpu);
+	}
+}
+
+/* kernel/sysctl.c carries an in-kernel test; on the host it never runs, but
+ * its failure reporter must link. */
+void ktest_report(struct ktest_ctx *t, const char *file, int line, const char *fmt, ...)
+{
+	(void)t;
+	test_fail(file, line, "%s", fmt);
+}

@@ -1,0 +1,59 @@
+/*
+ * A discrete-event simulator for sched/: simulated CPUs, a simulated clock
+ * in nanoseconds, and tasks that alternate between running for a while and
+ * sleeping for a while. It implements sched/platform.h, so the real
+ * scheduler core and classes run unchanged inside it; the tests then check
+ * exact properties (shares, orders, counts) that real hardware could only
+ * approximate.
+ *
+ * Time moves from event to event: a CPU's tick (every 1/HZ), a timer, or the
+ * end of the running task's burst. A context switch is bookkeeping: the
+ * simulated CPU just starts "running" the next task.
+ */
+#ifndef TESTS_SIM_SIM_H
+#define TESTS_SIM_SIM_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include "sched/sched.h"
+#include "sched/core.h"
+
+#define SIM_MAX_TASKS 128
+#define SIM_MS 1000000ULL
+#define SIM_S  1000000000ULL
+
+struct sim_task {
+	struct task task;
+	uint64_t run_ns;              /* each burst of work; 0 with sleep_ns 0: a hog */
+	uint64_t sleep_ns;            /* sleep after each burst; 0: never sleeps */
+	uint64_t burst_left;          /* of the current burst */
+	struct timer wake_timer;
+	/* What the tests read. */
+	uint64_t woken_at;            /* when it was last woken */
+	uint64_t wakeups, wake_latency_sum, wake_latency_max;
+	uint64_t first_run_at;        /* sim time of its first switch-in; 0 until then */
+};
+
+/* A fresh machine with ncpus CPUs ticking at hz, every tunable at its default. */
+void sim_reset(int ncpus, int hz);
+
+/* A task (not yet started): a hog if run_ns == 0 and sleep_ns == 0. */
+struct sim_task *sim_task(const char *name, uint64_t run_ns, uint64_t sleep_ns);
+void sim_set_policy(struct sim_task *t, int policy, int rt_priority, int nice);
+void sim_set_affinity(struct sim_task *t, cpumask_t mask);
+void sim_start(struct sim_task *t, int on_cpu);   /* as if created by a task on on_cpu */
+
+void sim_run(uint64_t ns);                        /* advance simulated time */
+uint64_t sim_now(void);
+struct rq *sim_rq(int cpu);
+uint64_t sim_runtime(const struct sim_task *t);   /* CPU time received so far */
+int sim_switches(int cpu);
+
+/* Set a tunable by name (kernel/sysctl.h); aborts the test on failure. */
+void sim_sysctl(const char *name, int64_t value);
+int64_t sim_sysctl_get(const char *name);
+
+/* Run code "on" a CPU: sched_this_cpu() answers cpu meanwhile. */
+void sim_on_cpu(int cpu);
+
+#endif
