@@ -31,20 +31,21 @@ static struct list_node zombies = LIST_HEAD_INIT(zombies);
 static struct wait_queue reaper_wq;
 static struct spinlock zombies_lock = SPINLOCK_INIT("zombies");
 
-static void task_free(struct task *p)
-{
-	uint64_t flags = spin_lock_irqsave(&tasks_lock);
-	list_remove(&p->all_tasks);
-	alive--;
-	spin_unlock_irqrestore(&tasks_lock, flags);
-	kstack_free(p->kstack_top);
-	kfree(p);
-}
-
+/* Under the task list lock, so sched_task_get() cannot find a task whose
+ * last reference is going: it is off the list before the count can be seen as 0. */
 void sched_task_put(struct task *p)
 {
-	if (__atomic_sub_fetch(&p->refcount, 1, __ATOMIC_ACQ_REL) == 0)
-		task_free(p);
+	uint64_t flags = spin_lock_irqsave(&tasks_lock);
+	bool last = --p->refcount == 0;
+	if (last) {
+		list_remove(&p->all_tasks);
+		alive--;
+	}
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	if (last) {
+		kstack_free(p->kstack_top);
+		kfree(p);
+	}
 }
 
 struct task *sched_task_get(int pid)
@@ -56,7 +57,7 @@ struct task *sched_task_get(int pid)
 		struct task *p = list_entry(n, struct task, all_tasks);
 		if (p->pid == pid) {
 			found = p;
-			__atomic_add_fetch(&p->refcount, 1, __ATOMIC_RELAXED);
+			p->refcount++;
 			break;
 		}
 	}
@@ -75,7 +76,7 @@ void for_each_task(void (*fn)(struct task *p, void *arg), void *arg)
 
 int tasks_alive(void)
 {
-	return __atomic_load_n(&alive, __ATOMIC_RELAXED);
+	return alive;
 }
 
 /* A new task's first instructions (from task_entry_asm). */

@@ -232,7 +232,9 @@ static struct task *context_switch(struct task *prev, struct task *next)
 void finish_task_switch(struct task *prev)
 {
 	struct rq *rq = cpu_rq(sched_this_cpu());
-	bool dead = prev->state == TASK_DEAD;
+	/* Dead for good only once off the queue: a task preempted between
+	 * marking itself dead and its last schedule() will still run again. */
+	bool dead = prev->state == TASK_DEAD && !prev->on_rq;
 	__atomic_store_n(&prev->on_cpu, false, __ATOMIC_RELEASE);
 	spin_unlock(&rq->lock);
 	if (dead)

@@ -153,16 +153,6 @@ static void update_curr(struct rq *rq)
 		se->vruntime = before(was, limit) ? limit : was;
 }
 
-/*
- * 2.6.23's sleep_start_fair: the fair_clock when the task fell asleep. It
- * lives in se.exec_start, which is unused while the task is off the CPU
- * (whoever picks it stamps exec_start again before reading it).
- */
-static uint64_t *sleep_start_fair(struct sched_entity *se)
-{
-	return &se->exec_start;
-}
-
 /* p becomes the running task: off the tree, its accounting starts now. */
 static void set_running(struct rq *rq, struct task *p)
 {
@@ -183,7 +173,7 @@ static void enqueue_task_fair(struct rq *rq, struct task *p, int flags)
 	if (flags & ENQUEUE_WAKEUP) {
 		/* The time it slept here counts as waiting (fair_clock only moves
 		 * on, so a stamp not before it is stale: no credit) ... */
-		uint64_t slept_at = *sleep_start_fair(se);
+		uint64_t slept_at = se->sleep_start_fair;
 		if (!(flags & ENQUEUE_MIGRATED) && before(slept_at, cfs->fair_clock))
 			se->vruntime -= cfs->fair_clock - slept_at;
 		/* ... but buys at most G: a long sleep can't buy a long monopoly.
@@ -213,7 +203,7 @@ static void dequeue_task_fair(struct rq *rq, struct task *p, int flags)
 	cfs->load -= p->se.weight;
 	p->se.vruntime -= cfs->fair_clock;
 	if (flags & DEQUEUE_SLEEP)
-		*sleep_start_fair(&p->se) = cfs->fair_clock;
+		p->se.sleep_start_fair = cfs->fair_clock;
 	update_fair_clock(cfs);
 }
 

@@ -46,6 +46,7 @@ struct sched_entity {
 	uint64_t prev_sum_exec_runtime;   /* sum_exec_runtime when it was last picked */
 	uint32_t weight;                  /* from the nice level: 1024 at nice 0 */
 	uint32_t inv_weight;              /* 2^32 / weight, to divide by multiplying */
+	uint64_t sleep_start_fair;        /* fair_clock when it fell asleep (2.6.23): its sleep credit */
 };
 
 /* The RT class's part. */
