@@ -50,18 +50,24 @@ static bool frame_is_set_up(uint64_t rip)
  * return address. Every read goes through safe_read_u64, so a corrupt chain
  * ends the backtrace instead of faulting again. rip/rsp/rbp: where to start
  * (a trapped frame), or all 0 for the caller of backtrace_print. */
+extern const char trap_return[];      /* isr.asm: where trap_dispatch() returns to */
+
+/* The start of a chain: rip, and its caller if rip's function has no frame yet. */
+static int print_start(int depth, uint64_t rip, uint64_t rsp)
+{
+	uint64_t ret;
+	print_frame_line(depth++, rip);
+	if (!frame_is_set_up(rip) && safe_read_u64((void *)rsp, &ret) == 0)
+		print_frame_line(depth++, ret - 1);
+	return depth;
+}
+
 void backtrace_print(uint64_t rip, uint64_t rsp, uint64_t rbp)
 {
 	if (rbp == 0)
 		rbp = (uint64_t)__builtin_frame_address(0);
 	pr_emerg("backtrace:");
-	int depth = 0;
-	if (rip) {
-		print_frame_line(depth++, rip);
-		uint64_t ret;
-		if (!frame_is_set_up(rip) && safe_read_u64((void *)rsp, &ret) == 0)
-			print_frame_line(depth++, ret - 1);
-	}
+	int depth = rip ? print_start(0, rip, rsp) : 0;
 	while (rbp && depth < BACKTRACE_MAX_FRAMES) {
 		uint64_t next_rbp, ret;
 		if ((rbp & 7) || safe_read_u64((void *)rbp, &next_rbp) || safe_read_u64((void *)(rbp + 8), &ret))
@@ -69,6 +75,18 @@ void backtrace_print(uint64_t rip, uint64_t rsp, uint64_t rbp)
 		if (ret == 0)
 			break;
 		print_frame_line(depth++, ret - 1);   /* -1: the call, not the instruction after it */
+		if (ret == (uint64_t)trap_return) {
+			/* An interrupt: trap_dispatch's frame sits on the saved
+			 * registers, so go on from the code it interrupted. */
+			const struct trap_frame *f = (const struct trap_frame *)(rbp + 16);
+			uint64_t f_rip, f_rsp, f_rbp;
+			if (safe_read_u64(&f->rip, &f_rip) || safe_read_u64(&f->rsp, &f_rsp) ||
+			    safe_read_u64(&f->rbp, &f_rbp))
+				break;
+			pr_emerg("  -- interrupted (vector %llu) --", (unsigned long long)f->vector);
+			depth = print_start(depth, f_rip, f_rsp);
+			next_rbp = f_rbp;
+		}
 		if (next_rbp <= rbp)                  /* stacks grow down: callers live higher */
 			break;
 		rbp = next_rbp;

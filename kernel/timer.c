@@ -149,10 +149,11 @@ static void tick(struct timer *t)
 	struct cpu *cpu = this_cpu();
 	uint64_t period = 1000000000ULL / (uint64_t)hz, now = clock_ns();
 	cpu->ticks++;
-	/* The next tick at a whole period after this one, so ticks do not drift;
-	 * after a long stall, skip what was missed rather than firing in a burst. */
+	/* The next tick a whole period after this one's due time, so ticks
+	 * neither drift nor get lost when one comes late (the catch-up ticks
+	 * follow at once); after a long stall, skip what was missed instead. */
 	uint64_t next = t->expires + period;
-	timer_start(t, next > now ? next : now + period);
+	timer_start(t, next + 100 * period > now ? next : now + period);
 	scheduler_tick();
 	if (cpu->id != 0)
 		return;

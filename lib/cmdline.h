@@ -47,6 +47,7 @@ struct param {
 	const char *const *choices;	/* PARAM_CHOICE, NULL-terminated */
 	/* PARAM_CALL: return 0, or < 0 after writing the reason into err. */
 	int (*set)(const char *value, char *err, size_t errlen);
+	bool sysctl;			/* PARAM_INT: may also change at run time (kernel/sysctl.h) */
 };
 
 typedef void (*cmdline_warn_fn)(const char *fmt, ...) __attribute__((format(__printf__, 1, 2)));
