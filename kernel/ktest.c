@@ -18,11 +18,9 @@ void ktest_report(struct ktest_ctx *t, const char *file, int line, const char *f
 	t->failures++;
 }
 
-/* Is `suite` in the comma-separated list (or is the list "all")? */
-static bool selected(const char *filter, const char *suite)
+/* Does the comma-separated list name `suite`? */
+static bool listed(const char *filter, const char *suite)
 {
-	if (strcmp(filter, "all") == 0)
-		return true;
 	size_t len = strlen(suite);
 	for (const char *p = filter; *p; ) {
 		const char *end = strchr(p, ',');
@@ -32,6 +30,17 @@ static bool selected(const char *filter, const char *suite)
 		p += n + (end != NULL);
 	}
 	return false;
+}
+
+/* "all", or suites separated by commas; "-name" leaves a suite out
+ * ("all,-sched": every suite but sched). */
+static bool selected(const char *filter, const char *suite)
+{
+	char excluded[64] = "-";
+	strlcpy(excluded + 1, suite, sizeof(excluded) - 1);
+	if (listed(filter, excluded))
+		return false;
+	return listed(filter, "all") || listed(filter, suite);
 }
 
 /* The suites in section order, each once: tests of one suite sit together. */

@@ -29,7 +29,7 @@
 
 static char ktest_filter[128];
 BOOT_PARAM_STRING("ktest", ktest_filter,
-		  "run in-kernel tests and exit QEMU with the verdict: all, or suites separated by commas");
+		  "run in-kernel tests and exit QEMU with the verdict: all, or suites separated by commas (-name leaves one out)");
 static bool show_params;
 BOOT_PARAM_BOOL("help", show_params, "list every boot parameter at boot");
 

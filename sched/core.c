@@ -80,8 +80,7 @@ void sched_init(void)
 {
 	for (int cpu = 0; cpu < SCHED_MAX_CPUS; cpu++) {
 		struct rq *rq = cpu_rq(cpu);
-		rq->lock = (struct spinlock)SPINLOCK_INIT("rq");
-		rq->cpu = cpu;
+		*rq = (struct rq){ .lock = SPINLOCK_INIT("rq"), .cpu = cpu };
 		rq->cfs.timeline = RB_ROOT_CACHED;
 		for (int prio = 0; prio < MAX_RT_PRIO; prio++)
 			list_init(&rq->rt.queue[prio]);

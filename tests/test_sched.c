@@ -372,3 +372,32 @@ TEST(sched_api_rejects_bad_arguments)
 	sim_run(10 * SIM_MS);
 	EXPECT_EQ_INT(t->task.cpu, 1);
 }
+
+/* CFS v2's sched_max_hog_history_ns: with a large granularity a hog alone
+ * runs far past a newcomer's fair place before the tick lets it go; the
+ * limit bounds that remembered lead. */
+static uint64_t newcomer_wait(int64_t history_ns)
+{
+	sim_reset(1, 1000);
+	sim_sysctl("sched_granularity_ns", 100 * (int64_t)SIM_MS);
+	sim_sysctl("sched_child_runs_first", 0);
+	sim_sysctl("sched_max_hog_history_ns", history_ns);
+	struct sim_task *hog = sim_task("hog", 0, 0);
+	sim_start(hog, 0);
+	sim_run(SIM_S);
+	struct sim_task *newcomer = sim_task("newcomer", 0, 0);
+	sim_start(newcomer, 0);
+	uint64_t started = sim_now();
+	while (!newcomer->first_run_at && sim_now() < started + SIM_S)
+		sim_run(SIM_MS / 10);
+	return newcomer->first_run_at - started;
+}
+
+TEST(sched_max_hog_history_bounds_a_hogs_lead)
+{
+	uint64_t unlimited = newcomer_wait(0), limited = newcomer_wait(10 * (int64_t)SIM_MS);
+	printf("# the newcomer waited %llu us without the limit, %llu us with 10 ms\n",
+	       (unsigned long long)unlimited / 1000, (unsigned long long)limited / 1000);
+	EXPECT(unlimited >= 95 * SIM_MS && unlimited <= 105 * SIM_MS);
+	EXPECT(limited <= 12 * SIM_MS);
+}
