@@ -16,6 +16,13 @@
 	BOOT_PARAM(var_, .name = name_, .type = PARAM_INT, .help = help_,              \
 		   .var = BOOT_PARAM_VAR(var_, int64_t *), .min = min_, .max = max_, .sysctl = true)
 
+/* Read a tunable's variable: it may be written at any moment, so read it
+ * once per use, through this. */
+static inline int64_t sysctl_read(const int64_t *var)
+{
+	return __atomic_load_n(var, __ATOMIC_RELAXED);
+}
+
 /* 0, or -ENOENT for no such tunable; set also -EINVAL (with a message giving
  * the accepted range) for a value out of range. */
 int sysctl_get(const char *name, int64_t *value);

@@ -63,12 +63,6 @@ static int64_t sched_max_hog_history_ns = 0;
 SYSCTL_INT("sched_max_hog_history_ns", sched_max_hog_history_ns, 0, 10000000000,
 	   "most CPU debt remembered for a hog, ns of its own time (0: no limit)");
 
-/* Tunables may be written at any moment: read each once per use. */
-static int64_t tunable(const int64_t *var)
-{
-	return __atomic_load_n(var, __ATOMIC_RELAXED);
-}
-
 static struct task *task_of(const struct rb_node *node)
 {
 	return rb_entry(node, struct task, se.run_node);
@@ -127,7 +121,7 @@ static void update_fair_clock(struct cfs_rq *cfs)
  */
 static bool debt_limit(const struct cfs_rq *cfs, const struct sched_entity *se, uint64_t *limit)
 {
-	int64_t history = tunable(&sched_max_hog_history_ns);
+	int64_t history = sysctl_read(&sched_max_hog_history_ns);
 	*limit = cfs->fair_clock + calc_delta_fair((uint64_t)history, se);
 	return history > 0;
 }
@@ -178,7 +172,7 @@ static void enqueue_task_fair(struct rq *rq, struct task *p, int flags)
 			se->vruntime -= cfs->fair_clock - slept_at;
 		/* ... but buys at most G: a long sleep can't buy a long monopoly.
 		 * Batch tasks get none: they don't care about latency. */
-		uint64_t credit = p->policy == SCHED_BATCH ? 0 : (uint64_t)tunable(&sched_granularity_ns);
+		uint64_t credit = p->policy == SCHED_BATCH ? 0 : (uint64_t)sysctl_read(&sched_granularity_ns);
 		if (before(se->vruntime, cfs->fair_clock - credit))
 			se->vruntime = cfs->fair_clock - credit;
 	}
@@ -234,7 +228,7 @@ static void task_new_fair(struct rq *rq, struct task *p)
 
 	update_curr(rq);
 	se->vruntime = cfs->fair_clock;             /* neutral: owed nothing, owing nothing */
-	if (tunable(&sched_child_runs_first) && parent == cfs->curr) {
+	if (sysctl_read(&sched_child_runs_first) && parent == cfs->curr) {
 		/* The parent runs here now. Give the child the earlier of the two
 		 * places (ties go to the one inserted first: the child), then
 		 * let it run. */
@@ -272,14 +266,14 @@ static void task_tick_fair(struct rq *rq, struct task *p)
 	if (cfs->curr != p || !left)
 		return;                             /* nobody else to run */
 	int64_t ahead = (int64_t)(p->se.vruntime - task_of(left)->se.vruntime);
-	if (ahead > (int64_t)calc_delta_fair((uint64_t)tunable(&sched_granularity_ns), &p->se) ||
+	if (ahead > (int64_t)calc_delta_fair((uint64_t)sysctl_read(&sched_granularity_ns), &p->se) ||
 	    (debt_limit(cfs, &p->se, &limit) && !before(p->se.vruntime, limit)))
 		resched_curr(rq);
 }
 
 uint64_t fair_wakeup_granularity_ns(void)
 {
-	return (uint64_t)tunable(&sched_granularity_ns) / 2;
+	return (uint64_t)sysctl_read(&sched_granularity_ns) / 2;
 }
 
 /* p (fair) just became runnable here while a fair task runs. */

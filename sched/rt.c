@@ -33,21 +33,15 @@ static int64_t sched_rt_period_us = 1000000;
 SYSCTL_INT("sched_rt_period_us", sched_rt_period_us, 1000, 2147483647,
 	   "the period over which sched_rt_runtime_us is counted");
 
-/* Tunables may be written at any moment: read each once per use. */
-static int64_t tunable(const int64_t *var)
-{
-	return __atomic_load_n(var, __ATOMIC_RELAXED);
-}
-
 static uint64_t rr_timeslice_ns(void)
 {
-	return (uint64_t)tunable(&sched_rr_timeslice_ms) * 1000000;
+	return (uint64_t)sysctl_read(&sched_rr_timeslice_ms) * 1000000;
 }
 
 /* The throttling budget in ns; false if RT time is not limited. */
 static bool rt_budget(uint64_t *runtime, uint64_t *period)
 {
-	int64_t runtime_us = tunable(&sched_rt_runtime_us), period_us = tunable(&sched_rt_period_us);
+	int64_t runtime_us = sysctl_read(&sched_rt_runtime_us), period_us = sysctl_read(&sched_rt_period_us);
 	*runtime = (uint64_t)runtime_us * 1000;
 	*period = (uint64_t)period_us * 1000;
 	return runtime_us >= 0 && runtime_us < period_us;

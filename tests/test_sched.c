@@ -401,3 +401,27 @@ TEST(sched_max_hog_history_bounds_a_hogs_lead)
 	EXPECT(unlimited >= 95 * SIM_MS && unlimited <= 105 * SIM_MS);
 	EXPECT(limited <= 12 * SIM_MS);
 }
+
+/* A task moved to another CPU keeps what it is owed: its key is re-expressed
+ * relative to the destination's fair clock. */
+TEST(sched_migration_keeps_wait_runtime)
+{
+	struct sim_task *h[3];
+	sim_reset(2, 1000);
+	for (int i = 0; i < 3; i++) {
+		h[i] = sim_task("hog", 0, 0);
+		sim_set_affinity(h[i], 1);
+		sim_start(h[i], 0);
+	}
+	sim_run(SIM_S + SIM_MS / 2);            /* between ticks: nothing moves */
+	/* A waiting task (not the running one), and what it is owed on cpu0. */
+	struct task *mover = sim_rq(0)->curr == &h[0]->task ? &h[1]->task : &h[0]->task;
+	int64_t owed = fair_wait_runtime(sim_rq(0), mover);
+	sim_on_cpu(0);
+	EXPECT_EQ_INT(sched_setaffinity(mover->pid, 2), 0);
+	EXPECT_EQ_INT(mover->cpu, 1);
+	int64_t owed_there = fair_wait_runtime(sim_rq(1), mover);
+	if (owed_there != owed)
+		test_fail(__FILE__, __LINE__, "owed %lld ns on cpu0, %lld ns on cpu1", (long long)owed,
+			  (long long)owed_there);
+}
