@@ -48,7 +48,7 @@ KERNEL_CFLAGS := $(TARGET_FLAGS) -std=gnu11 $(OPT) -g -Wall -Wextra -Werror \
 LDFLAGS := --no-warn-rwx-segments -n -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T linker.ld
 NASMFLAGS := -f elf64 -g -F dwarf -I.
 
-C_SRCS   := $(wildcard arch/x86_64/*.c kernel/*.c sched/*.c lib/*.c)
+C_SRCS   := $(wildcard arch/x86_64/*.c kernel/*.c sched/*.c lib/*.c user/*.c)
 ASM_SRCS := $(wildcard boot/*.asm arch/x86_64/*.asm)
 OBJS     := $(C_SRCS:%.c=$(BUILD)/%.o) $(ASM_SRCS:%.asm=$(BUILD)/%.o)
 ELF      := $(BUILD)/leftmost.elf

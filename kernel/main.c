@@ -19,6 +19,7 @@
 #include "kernel/crash.h"
 #include "kernel/panic.h"
 #include "kernel/task.h"
+#include "user/workload.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/gdt.h"
 #include "arch/x86_64/trap.h"
@@ -30,6 +31,9 @@
 static char ktest_filter[128];
 BOOT_PARAM_STRING("ktest", ktest_filter,
 		  "run in-kernel tests and exit QEMU with the verdict: all, or suites separated by commas (-name leaves one out)");
+static char run_list[1024];
+BOOT_PARAM_STRING("run", run_list,
+		  "run workloads, then power off: name:key=value,...;name... ('run=list' lists them)");
 static bool show_params;
 BOOT_PARAM_BOOL("help", show_params, "list every boot parameter at boot");
 
@@ -62,6 +66,11 @@ static void kernel_init(void *arg)
 
 	if (ktest_filter[0])
 		power_test_exit(ktest_run(ktest_filter));
+	if (run_list[0]) {
+		int failed = run_workloads(run_list);
+		pr_info("run: done%s", failed ? ", with errors" : "");
+		power_test_exit(failed == 0);
+	}
 	if (crash_requested()) {
 		crash_now();
 		panic("crash: the deliberate crash did not crash");
@@ -93,7 +102,7 @@ void __attribute__((noreturn)) kmain(uint64_t multiboot_info_phys)
 	multiboot_parse(multiboot_info_phys);
 	pr_info("leftmost: booting");
 	params_parse(boot_info.cmdline);
-	test_mode = ktest_filter[0] || crash_requested();
+	test_mode = ktest_filter[0] || run_list[0] || crash_requested();
 	if (show_params)
 		params_print_all();
 	multiboot_print_memory_map();

@@ -15,6 +15,7 @@
 #include "arch/x86_64/cpu.h"
 #include "kernel/errno.h"
 #include "kernel/timer.h"
+#include "lib/util.h"
 
 #define MS 1000000ULL
 
@@ -199,6 +200,20 @@ KTEST(sched, setaffinity_moves_a_running_task_at_once)
 	stop_hogs(hogs, 1);
 }
 
+struct placement {
+	struct timer timer;
+	struct task **hogs;
+	int n;
+	int per_cpu[MAX_CPUS];
+};
+
+static void count_placement(struct timer *t)
+{
+	struct placement *pl = container_of(t, struct placement, timer);
+	for (int i = 0; i < pl->n; i++)
+		pl->per_cpu[pl->hogs[i]->cpu]++;
+}
+
 KTEST(sched, two_hogs_per_cpu_spread_evenly)
 {
 	int n = 2 * nr_cpus;
@@ -207,10 +222,13 @@ KTEST(sched, two_hogs_per_cpu_spread_evenly)
 	struct task *hogs[16];
 	uint64_t runtime[16];
 	KASSERT(t, start_hogs(hogs, n, NULL, NULL) == 0);
-	sleep_ns(300 * MS);
-	int per_cpu[MAX_CPUS] = { 0 };
-	for (int i = 0; i < n; i++)
-		per_cpu[hogs[i]->cpu]++;
+	/* Count where the hogs are from a timer, while this task sleeps: awake,
+	 * it is load too, and the balancer rightly gives its CPU one hog less. */
+	struct placement pl = { .timer = TIMER_INIT(count_placement), .hogs = hogs, .n = n };
+	timer_start(&pl.timer, clock_ns() + 500 * MS);
+	sleep_ns(600 * MS);
+	timer_cancel(&pl.timer);
+	int *per_cpu = pl.per_cpu;
 	measure_runtime(hogs, n, 2000, runtime);
 	stop_hogs(hogs, n);
 	for (int c = 0; c < nr_cpus; c++) {
