@@ -5,6 +5,8 @@
 #include "kernel/pmm.h"
 #include "kernel/kmalloc.h"
 #include "kernel/power.h"
+#include "kernel/task.h"
+#include "sched/debug.h"
 #include "arch/x86_64/time.h"
 
 struct debugkey {
@@ -29,10 +31,23 @@ static void show_memory(void)
 		kmalloc_live_blocks());
 }
 
+static void show_task(struct task *p, void *arg)
+{
+	(void)arg;
+	sched_task_status(p);
+}
+
+static void show_tasks(void)
+{
+	for_each_task(show_task, NULL);
+}
+
 static const struct debugkey keys[] = {
 	{ 'h', "list these keys", show_help },
 	{ 'c', "show each CPU: APIC id, ticks, what it runs", show_cpus },
 	{ 'm', "show memory use", show_memory },
+	{ 'd', "dump the runqueues (sched_debug)", sched_debug_dump },
+	{ 't', "list every task with its scheduling statistics", show_tasks },
 	{ 'o', "power off", power_off },
 	{ 'b', "reboot", power_reboot },
 };

@@ -20,6 +20,8 @@
 #include "kernel/panic.h"
 #include "kernel/task.h"
 #include "user/workload.h"
+#include "sched/debug.h"
+#include "sched/wait.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/gdt.h"
 #include "arch/x86_64/trap.h"
@@ -34,6 +36,9 @@ BOOT_PARAM_STRING("ktest", ktest_filter,
 static char run_list[1024];
 BOOT_PARAM_STRING("run", run_list,
 		  "run workloads, then power off: name:key=value,...;name... ('run=list' lists them)");
+static int64_t sched_debug_every;
+BOOT_PARAM_INT("sched_debug_every", sched_debug_every, 0, 3600,
+	       "dump the runqueues (as the 'd' key does) every this many seconds; 0 for never");
 static bool show_params;
 BOOT_PARAM_BOOL("help", show_params, "list every boot parameter at boot");
 
@@ -47,6 +52,15 @@ static void __attribute__((noreturn)) run_on_stack(void *top, void (*fn)(void))
 			 "callq *%1"
 			 : : "r"(top), "r"(fn) : "memory");
 	__builtin_unreachable();
+}
+
+static void periodic_sched_debug(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		sleep_ns((uint64_t)sched_debug_every * 1000000000ULL);
+		sched_debug_dump();
+	}
 }
 
 /* The first task: finishes bringing the machine up, then does what the
@@ -63,6 +77,8 @@ static void kernel_init(void *arg)
 	serial_enable_rx_irq();
 
 	tasks_start_reaper();
+	if (sched_debug_every)
+		task_detach(task_spawn("sched_debug", periodic_sched_debug, NULL));
 
 	if (ktest_filter[0])
 		power_test_exit(ktest_run(ktest_filter));

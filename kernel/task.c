@@ -173,6 +173,8 @@ int task_join(struct task *p)
 
 void task_detach(struct task *p)
 {
+	if (!p)
+		return;                   /* as kfree(NULL): task_detach(task_spawn(...)) needs no check */
 	/* If it has finished already, nobody else will free it: we do. */
 	uint64_t flags = spin_lock_irqsave(&p->exited.lock);
 	p->joinable = false;

@@ -13,7 +13,7 @@ struct task *task_spawn(const char *name, void (*fn)(void *arg), void *arg);   /
 
 void task_exit(int code) __attribute__((noreturn));
 int task_join(struct task *p);            /* wait for it to exit; frees it; returns its exit code */
-void task_detach(struct task *p);         /* nobody will join: freed when it exits */
+void task_detach(struct task *p);         /* nobody will join: freed when it exits (NULL is fine) */
 
 void tasks_init(void);                    /* the boot CPU, before any task is created */
 void task_init_idle(int cpu);             /* the caller becomes cpu's idle task (idle/N) */
