@@ -54,7 +54,7 @@ OBJS     := $(C_SRCS:%.c=$(BUILD)/%.o) $(ASM_SRCS:%.asm=$(BUILD)/%.o)
 ELF      := $(BUILD)/leftmost.elf
 ISO      := $(BUILD)/leftmost.iso
 
-.PHONY: all run test test-matrix host-test kernel-tests clang-build deps clean
+.PHONY: all run test test-matrix bench host-test clang-build deps clean
 all: $(ISO)
 
 deps:
@@ -119,6 +119,10 @@ test: deps
 
 test-matrix: deps $(ELF)
 	@$(PYTHON) tools/runtests.py --suite matrix --elf $(ELF)
+
+# The workloads next to Linux's figures: build/bench.md.
+bench: deps $(ELF)
+	@$(PYTHON) tools/bench.py --elf $(ELF)
 
 clean:
 	rm -rf $(BUILD)

@@ -29,6 +29,7 @@ TOOLS = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(TOOLS)
 sys.path.insert(0, TOOLS)
 import ktap  # noqa: E402
+import results  # noqa: E402
 import qemu  # noqa: E402
 
 SUITES_FILE = os.path.join(ROOT, "tests", "kernel-suites.txt")
@@ -42,7 +43,7 @@ class Config:
     suite: str
     qemu: list          # tools/qemu.py options
     cmdline: str
-    expect: str         # "ktap" or "panic:REGEX"
+    expect: str         # "ktap", "run" or "panic:REGEX"
     timeout: float
     flags: list
 
@@ -67,7 +68,7 @@ def load_configs(path=SUITES_FILE):
             cols = [c.strip() for c in re.split(r"\s+\|\s+", line.strip())]
             cols = ["" if c == "-" else c for c in cols]
             if len(cols) not in (6, 7) or cols[1] not in ("default", "matrix") \
-                    or not (cols[4] == "ktap" or cols[4].startswith("panic:")):
+                    or not (cols[4] in ("ktap", "run") or cols[4].startswith("panic:")):
                 raise SystemExit(f"{path}:{n}: bad line: {line.strip()}")
             name, suite, opts, cmdline, expect, timeout = cols[:6]
             flags = cols[6].split() if len(cols) == 7 else []
@@ -127,6 +128,9 @@ def judge(cfg, status, text):
         r.passed, r.failed = (1, 0) if r.verdict == "PASS" else (0, 1)
         return r
 
+    if cfg.expect == "run":
+        return judge_run(cfg, status, lines, r, fail)
+
     root = ktap.parse(text)
     r.passed, r.failed, r.skipped = root.counts()
     if status == qemu.TIMEOUT_STATUS:
@@ -148,6 +152,31 @@ def judge(cfg, status, text):
             r.details += ["  " + line for line in out.getvalue().splitlines()[:-1]
                           if not line.lstrip().startswith("PASS ")]
         r.failed = max(r.failed, 1)        # a failed run is at least 1 failure
+    return r
+
+
+def judge_run(cfg, status, lines, r, fail):
+    """A run= boot: every RESULT line must parse, each assert=NAME[#N].KEY<=V
+    flag hold, and QEMU end with 33 (every workload ran). Each RESULT line
+    and each assertion counts as a test."""
+    try:
+        found = results.parse("\n".join(lines))
+    except ValueError as e:
+        fail(str(e))
+        found = []
+    errors = [e for e in (results.check(found, f[len("assert="):])
+                          for f in cfg.flags if f.startswith("assert=")) if e]
+    asserts = sum(f.startswith("assert=") for f in cfg.flags)
+    if status == qemu.TIMEOUT_STATUS:
+        pass
+    elif status == PANIC or any("PANIC:" in line for line in lines):
+        fail("kernel panic", panic_report(lines))
+    elif status != PASS:
+        fail(f"QEMU exit status {status} (35: a workload did not run)", tail(lines))
+    for e in errors:
+        fail(e)
+    r.passed = len(found) + asserts - len(errors)
+    r.failed = len(errors) + (1 if r.verdict == "FAIL" and not errors else 0)
     return r
 
 

@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""make bench: run the workloads at -smp 4 and compare them with Linux 6.1.
+
+  tools/bench.py [--elf build/leftmost.elf] [--log FILE] [--out build/bench.md]
+
+Boots the kernel once with the same workload list (and parameters) as the
+Linux peer suite (../shared/peer/initramfs/suite.sh), reads the RESULT lines,
+and writes a table: workload, figure, leftmost, Linux 6.1 (from
+../shared/reference/linux-baseline.md, runs A-D), ratio, goal, met. The
+figures are printed, never asserted: absolute times depend on the host.
+With --log, reads RESULT lines from an existing log instead of booting.
+"""
+import argparse
+import os
+import subprocess
+import sys
+
+TOOLS = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(TOOLS)
+sys.path.insert(0, TOOLS)
+import results  # noqa: E402
+
+RUN = ";".join([
+    "pingpong:cpu_a=0,cpu_b=0,rounds=50000",
+    "pingpong:cpu_a=0,cpu_b=1,rounds=20000",
+    "fairness:cpu=0,hogs=4,ms=5000",
+    "fairness:cpu=0,hogs=2,nice_last=5,ms=5000",
+    "smpbalance:hogs=5,ms=10000",
+    "smpbalance:hogs=8,ms=10000",
+    "wakeup:hogs_per_cpu=0,samples=1000",
+    "wakeup:hogs_per_cpu=1,hog_cpus=1,samples=3000",
+    "wakeup:hogs_per_cpu=1,hog_cpus=1,samples=3000,fifo=1,rt_prio=50",
+    "massive_intr:procs=10,ms=10000",
+    "spawn:count=2000",
+])
+
+# (label, workload, which of its RESULT lines, key, Linux 6.1 figure (best of
+# runs A-D for the ratio), its range as published, goal as (op, value) or None)
+ROWS = [
+    ("pingpong, one CPU", "pingpong", 1, "ns_per_roundtrip", 66043, "66.0-67.6 us", ("<=", 66043 / 4)),
+    ("pingpong, two CPUs", "pingpong", 2, "ns_per_roundtrip", 130653, "131-143 us", ("<=", 131391 / 2)),
+    ("fairness, 4 hogs", "fairness", 1, "max_dev", 0.0045, "0.0045-0.0066", ("<=", 0.005)),
+    ("fairness, nice 0 vs 5", "fairness", 2, "ratio", 3.058, "3.058-3.084 (ideal 3.057)", ("within", 3.057)),
+    ("smpbalance, 5 hogs", "smpbalance", 1, "max_dev", 0.0293, "0.029-0.040", ("<=", 0.02)),
+    ("smpbalance, 8 hogs", "smpbalance", 2, "max_dev", 0.0016, "0.0016-0.0034", ("<=", 0.005)),
+    ("wakeup, idle, p50 us", "wakeup", 1, "p50_us", 77, "77-88", None),
+    ("wakeup, hog on CPU 0, p50 us", "wakeup", 2, "p50_us", 101, "101-109", ("<=", 109)),
+    ("wakeup, hog on CPU 0, p99 us", "wakeup", 2, "p99_us", 229, "229-286", ("<=", 341)),
+    ("wakeup FIFO, hog on CPU 0, p50 us", "wakeup", 3, "p50_us", 97, "97-106", ("<=fair", None)),
+    ("massive_intr, spread", "massive_intr", 1, "spread", 1.051, "1.05-1.12", ("<=", 1.05)),
+    ("spawn, us per spawn", "spawn", 1, "us_per_spawn", 1726, "1726-2041", ("<=", 1726 / 10)),
+]
+
+
+def boot(elf, log):
+    iso = os.path.join(ROOT, "build", "iso", "bench.iso")
+    os.makedirs(os.path.dirname(iso), exist_ok=True)
+    subprocess.run([os.path.join(TOOLS, "mkiso.sh"), elf, iso, "run=" + RUN], check=True)
+    status = subprocess.call([sys.executable, os.path.join(TOOLS, "qemu.py"), "--iso", iso, "--smp", "4",
+                              "--timeout", "900", "--log", log], stdout=subprocess.DEVNULL)
+    if status != 33:
+        print(f"bench: the boot ended with status {status} (33 = every workload ran); see {log}")
+    with open(log, errors="replace") as f:
+        return f.read()
+
+
+def met(goal, value, found):
+    if goal is None:
+        return "-"
+    op, bound = goal
+    if op == "<=":
+        return "yes" if value <= bound else "no"
+    if op == "within":                     # within 1% of the ideal
+        return "yes" if abs(value - bound) <= bound / 100 else "no"
+    fair = results.select(found, "wakeup", 2)      # FIFO p50 no worse than the fair sleeper's
+    return "yes" if fair and value <= float(fair["p50_us"]) else "no"
+
+
+def goal_text(goal):
+    if goal is None:
+        return "report"
+    op, bound = goal
+    if op == "within":
+        return f"within 1% of {bound}"
+    if op == "<=fair":
+        return "<= the fair sleeper's"
+    return f"<= {bound:g}"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--elf", default=os.path.join(ROOT, "build", "leftmost.elf"))
+    ap.add_argument("--log", help="read this log instead of booting")
+    ap.add_argument("--out", default=os.path.join(ROOT, "build", "bench.md"))
+    a = ap.parse_args()
+    text = open(a.log, errors="replace").read() if a.log else boot(a.elf, os.path.join(ROOT, "build", "bench.log"))
+    found = results.parse(text)
+
+    lines = ["| workload | figure | leftmost | Linux 6.1 | leftmost / Linux | goal | met |",
+             "| --- | --- | --- | --- | --- | --- | --- |"]
+    for label, name, index, key, linux, linux_range, goal in ROWS:
+        r = results.select(found, name, index)
+        if r is None or key not in r:
+            lines.append(f"| {label} | {key} | missing | {linux_range} | - | {goal_text(goal)} | no |")
+            continue
+        value = float(r[key])
+        lines.append(f"| {label} | {key} | {r[key]} | {linux_range} | {value / linux:.2f} | "
+                     f"{goal_text(goal)} | {met(goal, value, found)} |")
+    table = "\n".join(lines) + "\n"
+    with open(a.out, "w") as f:
+        f.write("# leftmost vs Linux 6.1, same QEMU (TCG, -smp 4, 2 host cores)\n\n" + table)
+    print(table, end="")
+    print(f"(written to {os.path.relpath(a.out, ROOT)}; RESULT lines in the log)")
+    for r in found:
+        print("RESULT " + " ".join(f"{k}={v}" for k, v in r.items()))
+
+
+if __name__ == "__main__":
+    main()
