@@ -20,6 +20,7 @@
 #include "kernel/panic.h"
 #include "kernel/task.h"
 #include "user/workload.h"
+#include "user/demo.h"
 #include "sched/debug.h"
 #include "sched/wait.h"
 #include "arch/x86_64/cpu.h"
@@ -92,6 +93,7 @@ static void kernel_init(void *arg)
 		panic("crash: the deliberate crash did not crash");
 	}
 	pr_info("leftmost is up. Debug keys on the console: 'h' lists them. Quit QEMU with Ctrl-A X.");
+	demo_run();
 }
 
 static void __attribute__((noreturn)) kmain_on_idle_stack(void)

@@ -15,7 +15,7 @@
 
 static int64_t hz = 1000;
 BOOT_PARAM_INT("hz", hz, 100, 10000, "timer interrupts per second on each CPU");
-static int64_t heartbeat_seconds = 1;
+static int64_t heartbeat_seconds;
 BOOT_PARAM_INT("heartbeat", heartbeat_seconds, 0, 3600, "seconds between heartbeat lines; 0 for none");
 static int64_t poweroff_after;
 BOOT_PARAM_INT("poweroff_after", poweroff_after, 0, 86400, "power off after this many seconds; 0 for never");
