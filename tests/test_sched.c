@@ -26,6 +26,14 @@ static void expect_consistent(int ncpus)
 	}
 }
 
+static void start_hogs(struct sim_task **h, int n, int on_cpu)
+{
+	for (int i = 0; i < n; i++) {
+		h[i] = sim_task("hog", 0, 0);
+		sim_start(h[i], on_cpu);
+	}
+}
+
 /* Runtime each task receives over `ns`, after a settling second. */
 static void measure(struct sim_task **t, int n, uint64_t ns, uint64_t *got)
 {
@@ -43,10 +51,7 @@ TEST(sched_three_hogs_share_one_cpu_equally)
 	struct sim_task *h[3];
 	uint64_t got[3];
 	sim_reset(1, 1000);
-	for (int i = 0; i < 3; i++) {
-		h[i] = sim_task("hog", 0, 0);
-		sim_start(h[i], 0);
-	}
+	start_hogs(h, 3, 0);
 	measure(h, 3, 10 * SIM_S, got);
 	for (int i = 0; i < 3; i++) {
 		double s = share(got[i], 10 * SIM_S);
@@ -170,10 +175,7 @@ TEST(sched_tick_preempts_only_beyond_granularity)
 {
 	sim_reset(1, 1000);
 	struct sim_task *h[2];
-	for (int i = 0; i < 2; i++) {
-		h[i] = sim_task("hog", 0, 0);
-		sim_start(h[i], 0);
-	}
+	start_hogs(h, 2, 0);
 	sim_run(2 * SIM_S);
 	int switches_before = sim_switches(0);
 	sim_run(SIM_S);
@@ -296,10 +298,7 @@ TEST(sched_n_plus_one_hogs_each_get_n_over_n_plus_one)
 	struct sim_task *h[5];
 	uint64_t got[5];
 	sim_reset(4, 1000);
-	for (int i = 0; i < 5; i++) {
-		h[i] = sim_task("hog", 0, 0);
-		sim_start(h[i], 0);
-	}
+	start_hogs(h, 5, 0);
 	measure(h, 5, 10 * SIM_S, got);
 	double worst = 0;
 	for (int i = 0; i < 5; i++) {
@@ -336,10 +335,7 @@ TEST(sched_yield_goes_behind_every_other_task)
 {
 	struct sim_task *h[3];
 	sim_reset(1, 1000);
-	for (int i = 0; i < 3; i++) {
-		h[i] = sim_task("hog", 0, 0);
-		sim_start(h[i], 0);
-	}
+	start_hogs(h, 3, 0);
 	sim_run(SIM_S);
 	struct task *yielder = sim_rq(0)->curr;
 	sim_on_cpu(0);
