@@ -46,26 +46,39 @@ def select(results, name, index=1):
     return matching[index - 1] if 0 < index <= len(matching) else None
 
 
-ASSERTION = re.compile(r"^(\w+)(?:#(\d+))?\.(\w+)(<=|>=|==)(-?[0-9.]+)$")
+FIELD = r"(\w+)(?:#(\d+))?\.(\w+)"
+ASSERTION = re.compile(r"^" + FIELD + r"(<=|>=|==)(?:(-?[0-9.]+)|([0-9.]+)\*" + FIELD + r")$")
+
+
+def value_of(results, name, index, key):
+    """The number at name[#index].key, or an error string."""
+    r = select(results, name, int(index or 1))
+    if r is None:
+        return f"no RESULT line for {name}" + (f" #{index}" if index else "")
+    if key not in r:
+        return f"{name} has no {key}"
+    try:
+        return float(r[key])
+    except ValueError:
+        return f"{key}={r[key]} is not a number"
 
 
 def check(results, assertion):
-    """Check one `name[#n].key<=value` (or >=, ==); returns an error string or None."""
+    """Check one `name[#n].key<=value`, or `...<=factor*name[#n].key` (also
+    >=, ==); returns an error string or None."""
     m = ASSERTION.match(assertion)
     if not m:
         return f"cannot read assertion {assertion!r}"
-    name, index, key, op, bound = m.groups()
-    r = select(results, name, int(index or 1))
-    if r is None:
-        return f"{assertion}: no RESULT line for {name}" + (f" #{index}" if index else "")
-    if key not in r:
-        return f"{assertion}: {name} has no {key}"
-    try:
-        value = float(r[key])
-    except ValueError:
-        return f"{assertion}: {key}={r[key]} is not a number"
-    ok = {"<=": value <= float(bound), ">=": value >= float(bound), "==": value == float(bound)}[op]
-    return None if ok else f"{assertion}: {key} is {r[key]}"
+    name, index, key, op, number, factor, name2, index2, key2 = m.groups()
+    value = value_of(results, name, index, key)
+    bound = float(number) if number is not None else value_of(results, name2, index2, key2)
+    for v in (value, bound):
+        if isinstance(v, str):
+            return f"{assertion}: {v}"
+    if factor is not None:
+        bound *= float(factor)
+    ok = {"<=": value <= bound, ">=": value >= bound, "==": value == bound}[op]
+    return None if ok else f"{assertion}: {value:g} against {bound:g}"
 
 
 def main():
