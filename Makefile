@@ -54,7 +54,7 @@ OBJS     := $(C_SRCS:%.c=$(BUILD)/%.o) $(ASM_SRCS:%.asm=$(BUILD)/%.o)
 ELF      := $(BUILD)/leftmost.elf
 ISO      := $(BUILD)/leftmost.iso
 
-.PHONY: all run test test-matrix bench host-test clang-build deps clean
+.PHONY: all run test test-matrix bench host-test tools-test clang-build deps clean
 all: $(ISO)
 
 deps:
@@ -105,6 +105,10 @@ run: deps $(ISO)
 
 include tests/host.mk
 
+# The host-side tools' own unit tests (tools/test_*.py).
+tools-test:
+	@$(PYTHON) -m unittest discover -s tools -p 'test_*.py'
+
 # The same kernel must build with clang too.
 clang-build:
 	@$(MAKE) --no-print-directory CC=clang BUILD=$(BUILD)/clang $(BUILD)/clang/leftmost.elf
@@ -113,6 +117,7 @@ test: deps
 	@mkdir -p $(BUILD)
 	@$(MAKE) --no-print-directory host-test 2>&1 | tee $(BUILD)/host-test.log; \
 		test $${PIPESTATUS[0]} -eq 0 || exit 1
+	@$(MAKE) --no-print-directory tools-test
 	@$(MAKE) --no-print-directory clang-build
 	@$(MAKE) --no-print-directory $(ELF)
 	@$(PYTHON) tools/runtests.py --suite default --elf $(ELF) --host-summary $(BUILD)/host-test.log

@@ -7,6 +7,7 @@
 #include "sched/debug.h"
 #include "sched/core.h"
 #include "sched/fair.h"
+#include "lib/string.h"
 
 /* A signed ns value as milliseconds: "-1.500000". */
 #define MS_FMT "%s%llu.%06llu"
@@ -25,58 +26,141 @@ static const char *policy_name(int policy)
 	}
 }
 
-static void task_row(const struct rq *rq, const struct task *p)
+/*
+ * The dump is a snapshot: every runqueue is locked at once (in address
+ * order, as double_rq_lock does), copied, and unlocked before the slow
+ * printing. So a task that migrates meanwhile is still listed exactly once,
+ * and each tree is seen in one consistent state.
+ */
+#define SNAPSHOT_ROWS 256
+
+struct row {
+	char name[TASK_NAME_LEN];
+	int pid, nice, prio, policy;
+	bool running;
+	int64_t key, wait_runtime;
+	uint64_t exec_runtime, switches;
+};
+
+struct rq_snapshot {
+	unsigned nr_running, cfs_nr_running, rt_nr_running;
+	uint64_t load, cfs_load, nr_switches, clock, fair_clock, rt_time, bitmap[2];
+	int curr_pid, rt_throttled;
+	char curr_name[TASK_NAME_LEN];
+	int first_row, nr_rows;
+};
+
+static struct spinlock snapshot_lock = SPINLOCK_INIT("sched_debug");
+static struct rq_snapshot rq_snaps[SCHED_MAX_CPUS];
+static struct row rows[SNAPSHOT_ROWS];
+static int nr_rows, rows_missed;
+
+static void copy_row(const struct rq *rq, const struct task *p)
 {
+	if (nr_rows == SNAPSHOT_ROWS) {
+		rows_missed++;
+		return;
+	}
 	bool fair = p->sched_class == &fair_sched_class;
-	pr_info("%c %15s %5d " MS_FMT " " MS_FMT " " MS_FMT " %9llu %4d %4d %s",
-		p == rq->curr ? 'R' : ' ', p->name, p->pid,
-		MS_ARG(fair ? fair_key(rq, p) : 0), MS_ARG(p->se.sum_exec_runtime),
-		MS_ARG(fair ? fair_wait_runtime(rq, p) : 0), (unsigned long long)p->stats.nr_switches,
-		p->nice, p->prio, policy_name(p->policy));
+	struct row *r = &rows[nr_rows++];
+	memcpy(r->name, p->name, sizeof r->name);
+	r->pid = p->pid;
+	r->nice = p->nice;
+	r->prio = p->prio;
+	r->policy = p->policy;
+	r->running = p == rq->curr;
+	r->key = fair ? fair_key(rq, p) : 0;
+	r->wait_runtime = fair ? fair_wait_runtime(rq, p) : 0;
+	r->exec_runtime = p->se.sum_exec_runtime;
+	r->switches = p->stats.nr_switches;
 }
 
-static void dump_rq(struct rq *rq)
+static void copy_rq(struct rq *rq, struct rq_snapshot *s)
 {
-	uint64_t flags = spin_lock_irqsave(&rq->lock);
 	update_rq_clock(rq);
-	pr_info("cpu#%d", rq->cpu);
-	pr_info("  .nr_running            : %u", rq->nr_running);
-	pr_info("  .load                  : %llu", (unsigned long long)rq->load);
-	pr_info("  .nr_switches           : %llu", (unsigned long long)rq->nr_switches);
-	pr_info("  .clock                 : " MS_FMT, MS_ARG(rq->clock));
-	pr_info("  .curr->pid             : %d (%s)", rq->curr->pid, rq->curr->name);
-	pr_info("cfs_rq[%d]:", rq->cpu);
-	pr_info("  .fair_clock            : " MS_FMT, MS_ARG(rq->cfs.fair_clock));
-	pr_info("  .nr_running            : %u", rq->cfs.nr_running);
-	pr_info("  .load                  : %llu", (unsigned long long)rq->cfs.load);
-	pr_info("rt_rq[%d]:", rq->cpu);
-	pr_info("  .rt_nr_running         : %u", rq->rt.nr_running);
-	pr_info("  .rt_throttled          : %d", rq->rt.throttled);
-	pr_info("  .rt_time               : " MS_FMT, MS_ARG(rq->rt.rt_time));
-	pr_info("  .bitmap                : %016llx%016llx", (unsigned long long)rq->rt.bitmap[1],
-		(unsigned long long)rq->rt.bitmap[0]);
-	pr_info("runnable tasks:");
-	pr_info("             task   PID         tree-key     exec-runtime     wait-runtime  switches nice prio policy");
+	s->nr_running = rq->nr_running;
+	s->load = rq->load;
+	s->nr_switches = rq->nr_switches;
+	s->clock = rq->clock;
+	s->curr_pid = rq->curr->pid;
+	memcpy(s->curr_name, rq->curr->name, sizeof s->curr_name);
+	s->fair_clock = rq->cfs.fair_clock;
+	s->cfs_nr_running = rq->cfs.nr_running;
+	s->cfs_load = rq->cfs.load;
+	s->rt_nr_running = rq->rt.nr_running;
+	s->rt_throttled = rq->rt.throttled;
+	s->rt_time = rq->rt.rt_time;
+	s->bitmap[0] = rq->rt.bitmap[0];
+	s->bitmap[1] = rq->rt.bitmap[1];
+	s->first_row = nr_rows;
 	/* RT first, by priority (the running one sits at the head of its
 	 * queue), then the running fair task, then the fair timeline in order. */
 	for (int prio = 0; prio < MAX_RT_PRIO; prio++) {
 		struct list_node *n;
 		list_for_each(n, &rq->rt.queue[prio])
-			task_row(rq, list_entry(n, struct task, rt.run_list));
+			copy_row(rq, list_entry(n, struct task, rt.run_list));
 	}
 	if (rq->cfs.curr)
-		task_row(rq, rq->cfs.curr);
+		copy_row(rq, rq->cfs.curr);
 	for (struct rb_node *n = rb_first_cached(&rq->cfs.timeline); n; n = rb_next(n))
-		task_row(rq, rb_entry(n, struct task, se.run_node));
-	spin_unlock_irqrestore(&rq->lock, flags);
+		copy_row(rq, rb_entry(n, struct task, se.run_node));
+	s->nr_rows = nr_rows - s->first_row;
+}
+
+static void take_snapshot(void)
+{
+	nr_rows = rows_missed = 0;
+	for (int cpu = 0; cpu < sched_nr_cpus(); cpu++)
+		if (sched_cpu_online(cpu))
+			spin_lock(&cpu_rq(cpu)->lock);
+	for (int cpu = 0; cpu < sched_nr_cpus(); cpu++)
+		if (sched_cpu_online(cpu))
+			copy_rq(cpu_rq(cpu), &rq_snaps[cpu]);
+	for (int cpu = sched_nr_cpus() - 1; cpu >= 0; cpu--)
+		if (sched_cpu_online(cpu))
+			spin_unlock(&cpu_rq(cpu)->lock);
+}
+
+static void print_rq(int cpu, const struct rq_snapshot *s)
+{
+	pr_info("cpu#%d", cpu);
+	pr_info("  .nr_running            : %u", s->nr_running);
+	pr_info("  .load                  : %llu", (unsigned long long)s->load);
+	pr_info("  .nr_switches           : %llu", (unsigned long long)s->nr_switches);
+	pr_info("  .clock                 : " MS_FMT, MS_ARG(s->clock));
+	pr_info("  .curr->pid             : %d (%s)", s->curr_pid, s->curr_name);
+	pr_info("cfs_rq[%d]:", cpu);
+	pr_info("  .fair_clock            : " MS_FMT, MS_ARG(s->fair_clock));
+	pr_info("  .nr_running            : %u", s->cfs_nr_running);
+	pr_info("  .load                  : %llu", (unsigned long long)s->cfs_load);
+	pr_info("rt_rq[%d]:", cpu);
+	pr_info("  .rt_nr_running         : %u", s->rt_nr_running);
+	pr_info("  .rt_throttled          : %d", s->rt_throttled);
+	pr_info("  .rt_time               : " MS_FMT, MS_ARG(s->rt_time));
+	pr_info("  .bitmap                : %016llx%016llx", (unsigned long long)s->bitmap[1],
+		(unsigned long long)s->bitmap[0]);
+	pr_info("runnable tasks:");
+	pr_info("             task   PID         tree-key     exec-runtime     wait-runtime  switches nice prio policy");
+	for (const struct row *r = &rows[s->first_row]; r < &rows[s->first_row + s->nr_rows]; r++)
+		pr_info("%c %15s %5d " MS_FMT " " MS_FMT " " MS_FMT " %9llu %4d %4d %s",
+			r->running ? 'R' : ' ', r->name, r->pid, MS_ARG(r->key), MS_ARG(r->exec_runtime),
+			MS_ARG(r->wait_runtime), (unsigned long long)r->switches, r->nice, r->prio,
+			policy_name(r->policy));
 }
 
 void sched_debug_dump(void)
 {
-	pr_info("Sched Debug Version: leftmost 1, now at " MS_FMT " msecs", MS_ARG(sched_clock()));
+	uint64_t flags = spin_lock_irqsave(&snapshot_lock);
+	uint64_t now = sched_clock();
+	take_snapshot();
+	pr_info("Sched Debug Version: leftmost 1, now at " MS_FMT " msecs", MS_ARG(now));
 	for (int cpu = 0; cpu < sched_nr_cpus(); cpu++)
 		if (sched_cpu_online(cpu))
-			dump_rq(cpu_rq(cpu));
+			print_rq(cpu, &rq_snaps[cpu]);
+	if (rows_missed)
+		pr_warn("sched_debug: %d more runnable tasks not shown", rows_missed);
+	pr_info("End of Sched Debug");
+	spin_unlock_irqrestore(&snapshot_lock, flags);
 }
 
 void sched_task_status(struct task *p)

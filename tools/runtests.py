@@ -31,6 +31,7 @@ sys.path.insert(0, TOOLS)
 import ktap  # noqa: E402
 import results  # noqa: E402
 import qemu  # noqa: E402
+import sched_debug  # noqa: E402
 
 SUITES_FILE = os.path.join(ROOT, "tests", "kernel-suites.txt")
 PASS, FAIL, PANIC = 33, 35, 37           # QEMU exit status for the verdicts
@@ -113,6 +114,12 @@ def judge(cfg, status, text):
     for flag in cfg.flags:                 # log=REGEX: the log must say this
         if flag.startswith("log=") and not re.search(flag[4:], "\n".join(lines)):
             fail(f"the log does not match {flag[4:]!r}")
+
+    for flag in cfg.flags:                 # sched_debug=NAME*N: consistent dumps
+        if flag.startswith("sched_debug="):
+            _, errors = sched_debug.check_log(lines, flag[len("sched_debug="):])
+            if errors:
+                fail(f"sched_debug: {len(errors)} inconsistencies", errors[:10])
 
     if status == qemu.TIMEOUT_STATUS:
         fail(f"timeout after {cfg.timeout:g} s", tail(lines))
