@@ -13,6 +13,7 @@
 #include "kernel/vmm.h"
 #include "kernel/panic.h"
 #include "kernel/percpu.h"
+#include "kernel/timer.h"
 #include "sched/core.h"
 #include "arch/x86_64/context.h"
 #include "arch/x86_64/cpu.h"
@@ -231,8 +232,10 @@ void idle_loop(void)
 		/* Check and halt with interrupts off until the hlt itself, so a
 		 * wake-up cannot slip in between and leave us asleep. */
 		irq_disable();
-		if (!me->need_resched)
+		if (!me->need_resched) {
+			tick_stop_idle();
 			safe_halt();
+		}
 		else
 			irq_enable();
 		if (me->need_resched)

@@ -12,6 +12,8 @@
 #include "lib/string.h"
 #include "lib/util.h"
 #include "sched/core.h"
+#include "sched/wait.h"
+#include "kernel/task.h"
 
 static int64_t hz = 1000;
 BOOT_PARAM_INT("hz", hz, 100, 10000, "timer interrupts per second on each CPU");
@@ -19,27 +21,10 @@ static int64_t heartbeat_seconds;
 BOOT_PARAM_INT("heartbeat", heartbeat_seconds, 0, 3600, "seconds between heartbeat lines; 0 for none");
 static int64_t poweroff_after;
 BOOT_PARAM_INT("poweroff_after", poweroff_after, 0, 86400, "power off after this many seconds; 0 for never");
+static bool nohz = true;
+BOOT_PARAM_BOOL("nohz", nohz, "stop the tick on idle CPUs");
 
 unsigned timer_hz(void) { return (unsigned)hz; }
-
-/* Once a second (on cpu0): every CPU's tick count, and its rise since last time. */
-static void heartbeat(uint64_t now)
-{
-	static uint64_t next_ns, last_ticks[MAX_CPUS];
-	if (now < next_ns)
-		return;
-	next_ns = now + (uint64_t)heartbeat_seconds * 1000000000ULL;
-
-	char line[512];
-	size_t len = (size_t)snprintf(line, sizeof(line), "heartbeat: ticks");
-	for (int i = 0; i < nr_cpus && len < sizeof(line); i++) {
-		uint64_t t = cpus[i].ticks;
-		len += (size_t)snprintf(line + len, sizeof(line) - len, " cpu%d=%llu(+%llu)", i,
-					(unsigned long long)t, (unsigned long long)(t - last_ticks[i]));
-		last_ticks[i] = t;
-	}
-	pr_info("%s", line);
-}
 
 /*
  * Each CPU's pending timers, earliest first. The LAPIC timer is programmed
@@ -50,6 +35,7 @@ struct timer_queue {
 	struct spinlock lock;
 	struct rb_root_cached timers;
 	struct timer *volatile running;
+	bool tick_stopped;                /* idle with no tick (nohz) */
 };
 static struct timer_queue queues[MAX_CPUS];
 static struct timer tick_timers[MAX_CPUS];
@@ -63,8 +49,10 @@ static bool expires_earlier(const struct rb_node *a, const struct rb_node *b)
 static void program_next(struct timer_queue *q)
 {
 	struct rb_node *first = rb_first_cached(&q->timers);
-	if (!first)
+	if (!first) {
+		lapic_timer_stop();
 		return;
+	}
 	uint64_t expires = rb_entry(first, struct timer, node)->expires;
 	if (lapic_has_tsc_deadline()) {
 		uint64_t now = clock_ns();
@@ -144,28 +132,78 @@ static void timer_interrupt(struct trap_frame *frame)
 }
 
 /*
- * The scheduler tick, every 1/HZ on every CPU. A tick that comes late (the
- * host did not run this virtual CPU for a while) counts the periods that
- * passed, like Linux's jiffies, and runs the scheduler once: replaying each
- * missed tick could keep a slow CPU in this handler for good.
+ * The scheduler tick, every 1/HZ on every CPU that is not idle. A tick that
+ * comes late (the host did not run this virtual CPU for a while) counts the
+ * periods that passed, like Linux's jiffies, and runs the scheduler once:
+ * replaying each missed tick could keep a slow CPU in this handler for good.
  */
 static void tick(struct timer *t)
 {
-	struct cpu *cpu = this_cpu();
 	uint64_t period = 1000000000ULL / (uint64_t)hz, now = clock_ns();
 	uint64_t periods = 1 + (now - t->expires) / period;
-	cpu->ticks += periods;
+	this_cpu()->ticks += periods;
 	timer_start(t, t->expires + periods * period);
 	scheduler_tick();
-	if (cpu->id != 0)
-		return;
-	if (heartbeat_seconds)
-		heartbeat(now);
-	if (poweroff_after && now >= (uint64_t)poweroff_after * 1000000000ULL) {
-		pr_info("timer: poweroff_after=%lld reached", (long long)poweroff_after);
-		power_off();
-	}
 }
+
+/*
+ * nohz: an idle CPU has nothing for the tick to do, and under emulation
+ * every tick costs the host real time, so the idle loop stops it before
+ * halting (interrupts off). The next interrupt of any kind restarts it on
+ * the period grid, before its handler can make a task runnable here. Who
+ * balances for an idle CPU meanwhile: sched/balance.c, kick_idle_balance().
+ */
+void tick_stop_idle(void)
+{
+	struct timer_queue *q = &queues[this_cpu()->id];
+	if (!nohz || q->tick_stopped)
+		return;
+	struct timer *t = &tick_timers[this_cpu()->id];
+	spin_lock(&q->lock);
+	if (t->cpu >= 0) {
+		rb_erase_cached(&t->node, &q->timers);
+		t->cpu = -1;
+	}
+	q->tick_stopped = true;
+	program_next(q);
+	spin_unlock(&q->lock);
+}
+
+void tick_irq_enter(void)
+{
+	struct timer_queue *q = &queues[this_cpu()->id];
+	if (!q->tick_stopped)
+		return;
+	q->tick_stopped = false;
+	uint64_t period = 1000000000ULL / (uint64_t)hz, now = clock_ns();
+	timer_start(&tick_timers[this_cpu()->id], now - now % period + period);
+}
+
+/* heartbeat=: every CPU's tick count, and its rise since last time. */
+static void heartbeat(struct timer *t)
+{
+	static uint64_t last_ticks[MAX_CPUS];
+	char line[512];
+	size_t len = (size_t)snprintf(line, sizeof(line), "heartbeat: ticks");
+	for (int i = 0; i < nr_cpus && len < sizeof(line); i++) {
+		uint64_t ticks = cpus[i].ticks;
+		len += (size_t)snprintf(line + len, sizeof(line) - len, " cpu%d=%llu(+%llu)", i,
+					(unsigned long long)ticks, (unsigned long long)(ticks - last_ticks[i]));
+		last_ticks[i] = ticks;
+	}
+	pr_info("%s", line);
+	timer_start(t, t->expires + (uint64_t)heartbeat_seconds * 1000000000ULL);
+}
+
+static void poweroff_now(struct timer *t)
+{
+	(void)t;
+	pr_info("timer: poweroff_after=%lld reached", (long long)poweroff_after);
+	power_off();
+}
+
+static struct timer heartbeat_timer = TIMER_INIT(heartbeat);
+static struct timer poweroff_timer = TIMER_INIT(poweroff_now);
 
 void timer_init(void)
 {
@@ -181,13 +219,37 @@ void timer_init(void)
 void timer_start_this_cpu(void)
 {
 	timer_start(&tick_timers[this_cpu()->id], clock_ns() + 1000000000ULL / (uint64_t)hz);
+	if (this_cpu()->id != 0)
+		return;
+	if (heartbeat_seconds)
+		timer_start(&heartbeat_timer, clock_ns() + (uint64_t)heartbeat_seconds * 1000000000ULL);
+	if (poweroff_after)
+		timer_start(&poweroff_timer, (uint64_t)poweroff_after * 1000000000ULL);
 }
 
-/* Over one second each CPU must count HZ ticks, within 10%. Under emulation a
- * starved virtual CPU can see its ticks late, so each CPU gets the best of
- * three one-second windows; a misprogrammed timer fails all three. */
-KTEST(timer, every_cpu_ticks_at_hz)
+static volatile bool spinners_stop;
+
+static void spinner(void *arg)
 {
+	(void)arg;
+	while (!spinners_stop)
+		cpu_relax();
+}
+
+/* Over one second each busy CPU must count HZ ticks, within 10% (a task
+ * spins on each, or nohz would rightly stop the idle ones). Under emulation
+ * a starved virtual CPU can see its ticks late, so each CPU gets the best of
+ * three one-second windows; a misprogrammed timer fails all three. */
+KTEST(timer, every_busy_cpu_ticks_at_hz)
+{
+	struct task *spinners[MAX_CPUS];
+	spinners_stop = false;
+	for (int i = 0; i < nr_cpus; i++) {
+		spinners[i] = task_create("spinner", spinner, NULL);
+		KASSERT(t, spinners[i]);
+		spinners[i]->cpus_allowed = 1ULL << i;
+		task_start(spinners[i]);
+	}
 	uint64_t best[MAX_CPUS] = { 0 };
 	for (int window = 0; window < 3; window++) {
 		uint64_t before[MAX_CPUS];
@@ -209,9 +271,33 @@ KTEST(timer, every_cpu_ticks_at_hz)
 		if (all_good)
 			break;
 	}
+	spinners_stop = true;
+	for (int i = 0; i < nr_cpus; i++)
+		task_join(spinners[i]);
 	for (int i = 0; i < nr_cpus; i++) {
 		pr_info("  # cpu%d: %llu ticks/s (hz=%lld)", i, (unsigned long long)best[i], (long long)hz);
 		KEXPECT(t, best[i] * 10 >= (uint64_t)hz * 9 && best[i] * 10 <= (uint64_t)hz * 11);
+	}
+}
+
+/* nohz: while this task sleeps, the other CPUs have nothing to run and take
+ * (almost) no ticks; a tick that keeps running would take HZ/2 of them. */
+KTEST(timer, idle_cpus_stop_their_tick)
+{
+	if (!nohz)
+		KSKIP(t, "nohz=off");
+	if (nr_cpus < 2)
+		KSKIP(t, "one CPU: this task keeps it busy");
+	uint64_t before[MAX_CPUS];
+	for (int i = 0; i < nr_cpus; i++)
+		before[i] = cpus[i].ticks;
+	sleep_ns(500000000ULL);
+	int me = this_cpu()->id;
+	for (int i = 0; i < nr_cpus; i++) {
+		uint64_t ticks = cpus[i].ticks - before[i];
+		pr_info("  # cpu%d: %llu ticks in 500 ms%s", i, (unsigned long long)ticks, i == me ? " (this task's CPU)" : "");
+		if (i != me)
+			KEXPECT(t, ticks * 10 < (uint64_t)hz / 2);
 	}
 }
 

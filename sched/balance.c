@@ -127,6 +127,46 @@ void idle_balance(struct rq *this_rq)
 	spin_unlock(&busiest->lock);
 }
 
+/*
+ * An idle CPU may have stopped its tick (nohz, kernel/timer.c), so it no
+ * longer balances by itself. Instead a CPU with tasks waiting wakes, every
+ * few milliseconds, one idle CPU that one of those tasks may run on; woken,
+ * it finds its runqueue empty and pulls in idle_balance(). (Linux's nohz
+ * balancer kick does the same.)
+ */
+void kick_idle_balance(struct rq *this_rq)
+{
+	uint64_t now = sched_clock(), wanted = 0;
+	if (now < this_rq->next_kick)
+		return;
+	this_rq->next_kick = now + BALANCE_INTERVAL_IDLE_NS;
+
+	const struct sched_class *class;
+	spin_lock(&this_rq->lock);
+	for_each_class(class) {
+		if (!class->load_balance_start)
+			continue;
+		for (struct task *p = class->load_balance_start(this_rq); p; p = class->load_balance_next(this_rq))
+			if (p != this_rq->curr && !p->on_cpu)
+				wanted |= p->cpus_allowed;
+	}
+	spin_unlock(&this_rq->lock);
+
+	for (int cpu = 0; cpu < sched_nr_cpus(); cpu++) {
+		struct rq *rq = cpu_rq(cpu);
+		if (rq == this_rq || !sched_cpu_online(cpu) || !(wanted & (1ULL << cpu)) ||
+		    rq->curr != rq->idle || rq->nr_running)
+			continue;
+		spin_lock(&rq->lock);
+		bool still_idle = rq->curr == rq->idle && !rq->nr_running;
+		if (still_idle)
+			resched_curr(rq);
+		spin_unlock(&rq->lock);
+		if (still_idle)
+			return;
+	}
+}
+
 static int least_loaded_allowed_cpu(const struct task *p)
 {
 	int best = -1;

@@ -496,4 +496,6 @@ void scheduler_tick(void)
 			  rq->nr_running - 1);
 	if (balance_due)
 		periodic_balance(rq);
+	if (rq->nr_running >= 2)
+		kick_idle_balance(rq);
 }

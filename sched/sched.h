@@ -47,6 +47,7 @@ struct rq {
 	struct rt_rq rt;
 	uint64_t nr_switches;
 	uint64_t next_balance;            /* clock at which the tick balances next */
+	uint64_t next_kick;               /* clock before which it wakes no idle CPU */
 	uint64_t last_schedule;           /* clock at the last schedule(): the lockup watchdog watches it */
 };
 

@@ -177,3 +177,10 @@ void lapic_timer_tsc_deadline(uint64_t tsc)
 	__asm__ volatile("mfence" : : : "memory");
 	wrmsr(MSR_TSC_DEADLINE, tsc);
 }
+
+void lapic_timer_stop(void)
+{
+	if (tsc_deadline)
+		wrmsr(MSR_TSC_DEADLINE, 0);
+	lapic_write(LAPIC_TIMER_INIT, 0);
+}

@@ -25,3 +25,4 @@ uint64_t lapic_timer_hz(void);            /* counts per second at divide-by-1 */
 void lapic_timer_oneshot_ns(uint64_t ns);
 bool lapic_has_tsc_deadline(void);
 void lapic_timer_tsc_deadline(uint64_t tsc);
+void lapic_timer_stop(void);              /* no timer interrupt until armed again */

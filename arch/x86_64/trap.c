@@ -8,6 +8,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/lapic.h"
 #include "kernel/percpu.h"
+#include "kernel/timer.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/vmm.h"
@@ -101,6 +102,7 @@ void trap_dispatch(struct trap_frame *f)
 	if (f->vector == VEC_SPURIOUS)
 		return;                    /* the LAPIC's spurious vector takes no EOI either */
 
+	tick_irq_enter();
 	irq_handler_fn handler = irq_handlers[f->vector];
 	if (handler)
 		handler(f);
