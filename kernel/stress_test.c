@@ -124,9 +124,11 @@ struct ledger {
 	size_t pages;
 };
 
-/* Every page is free, or kept by kmalloc's small-block lists, or a page table. */
+/* Every page is free, or kept by kmalloc's small-block lists, or a page table
+ * (freed stacks kept for reuse are given back first). */
 static size_t pages_accounted(void)
 {
+	kstack_trim();
 	return pmm_free_pages() + kmalloc_slab_pages() + vmm_table_pages();
 }
 

@@ -4,6 +4,7 @@
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/ktest.h"
+#include "sched/preempt.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/smp.h"
 #include "arch/x86_64/trap.h"
@@ -159,9 +160,23 @@ static void slot_release(size_t slot)
 	spin_unlock_irqrestore(&vmm_lock, irq);
 }
 
+/* Freed stacks wait here, still mapped, for the next kstack_alloc():
+ * unmapping one costs a TLB shootdown (an interrupt to every CPU, waited
+ * for), and a short task lives less long than that takes under emulation.
+ * Linux keeps a few freed stacks per CPU for the same reason. */
+#define KSTACK_CACHE 16
+static size_t cached_slots[KSTACK_CACHE];
+static size_t nr_cached;
+
 void *kstack_alloc(const char *owner)
 {
 	uint64_t irq = spin_lock_irqsave(&vmm_lock);
+	if (nr_cached) {
+		size_t slot = cached_slots[--nr_cached];
+		spin_unlock_irqrestore(&vmm_lock, irq);
+		strlcpy(slot_owner[slot], owner, sizeof(slot_owner[slot]));
+		return (void *)(slot_base(slot) + KSTACK_SLOT);
+	}
 	size_t slot = 0;
 	while (slot < KSTACK_SLOTS && (slot_used[slot / 8] & (1u << (slot % 8))))
 		slot++;
@@ -194,11 +209,36 @@ static size_t slot_of_top(void *top)
 	return (t - STACK_AREA) / KSTACK_SLOT - 1;
 }
 
+static void release_stack(size_t slot)
+{
+	uint64_t top = slot_base(slot) + KSTACK_SLOT;
+	release_range(top - KSTACK_SIZE, top);
+	slot_release(slot);
+}
+
 void kstack_free(void *top)
 {
 	size_t slot = slot_of_top(top);
-	release_range((uint64_t)top - KSTACK_SIZE, (uint64_t)top);
-	slot_release(slot);
+	strlcpy(slot_owner[slot], "free stack", sizeof(slot_owner[slot]));
+	uint64_t irq = spin_lock_irqsave(&vmm_lock);
+	bool cached = nr_cached < KSTACK_CACHE;
+	if (cached)
+		cached_slots[nr_cached++] = slot;
+	spin_unlock_irqrestore(&vmm_lock, irq);
+	if (!cached)
+		release_stack(slot);
+}
+
+void kstack_trim(void)
+{
+	size_t slots[KSTACK_CACHE], n;
+	uint64_t irq = spin_lock_irqsave(&vmm_lock);
+	n = nr_cached;
+	memcpy(slots, cached_slots, n * sizeof(slots[0]));
+	nr_cached = 0;
+	spin_unlock_irqrestore(&vmm_lock, irq);
+	for (size_t i = 0; i < n; i++)
+		release_stack(slots[i]);
 }
 
 void kstack_rename(void *top, const char *owner)
@@ -221,6 +261,7 @@ const char *stack_guard_owner(uint64_t addr)
 KTEST(vmm, stack_has_guard_below)
 {
 	kstack_free(kstack_alloc("warm-up"));          /* page tables for the slot stay */
+	kstack_trim();
 	size_t before = pmm_free_pages();
 	uint8_t *top = kstack_alloc("ktest");
 	KASSERT(t, top != NULL);
@@ -231,8 +272,24 @@ KTEST(vmm, stack_has_guard_below)
 	KEXPECT(t, stack_guard_owner((uint64_t)top - KSTACK_SIZE - 8) != NULL);
 	KEXPECT(t, stack_guard_owner((uint64_t)top - 8) == NULL);
 	kstack_free(top);
+	KEXPECT(t, is_mapped((uint64_t)top - 8));      /* cached for the next task */
+	kstack_trim();
 	KEXPECT(t, !is_mapped((uint64_t)top - 8));
 	KEXPECT_EQ(t, pmm_free_pages(), before);
+}
+
+KTEST(vmm, freed_stack_is_reused_without_unmapping)
+{
+	preempt_disable();                             /* nothing on this CPU takes it meanwhile */
+	void *a = kstack_alloc("ktest");
+	KASSERT(t, a != NULL);
+	size_t before = pmm_free_pages();
+	kstack_free(a);
+	void *b = kstack_alloc("ktest");
+	preempt_enable();
+	KEXPECT(t, a == b);
+	KEXPECT_EQ(t, pmm_free_pages(), before);
+	kstack_free(b);
 }
 
 KTEST(vmm, null_page_is_unmapped)

@@ -35,5 +35,6 @@ void *ioremap(uint64_t phys, size_t size);   /* uncached, never unmapped */
 void *kstack_alloc(const char *owner);
 void kstack_free(void *top);
 void kstack_rename(void *top, const char *owner);
+void kstack_trim(void);               /* unmap the freed stacks kept for reuse */
 /* The owner of the stack whose guard contains addr, or NULL. */
 const char *stack_guard_owner(uint64_t addr);

@@ -167,7 +167,9 @@ void resched_curr(struct rq *rq)
 	if (curr->need_resched)
 		return;
 	curr->need_resched = true;
-	if (rq->cpu != sched_this_cpu())
+	/* Pairs with the idle loop's: it stops polling, then looks again. */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (rq->cpu != sched_this_cpu() && !curr->polling)
 		sched_send_resched(rq->cpu);
 }
 

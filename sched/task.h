@@ -95,6 +95,7 @@ struct task {
 	/* Preemption: a task may be switched out only when its count is 0. */
 	int preempt_count;
 	volatile bool need_resched;
+	volatile bool polling;            /* an idle task watching need_resched: no IPI needed */
 
 	/* Life cycle (kernel/task.c). */
 	void (*entry)(void *arg);
