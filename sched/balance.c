@@ -167,14 +167,13 @@ void kick_idle_balance(struct rq *this_rq)
 	}
 }
 
-static int least_loaded_allowed_cpu(const struct task *p)
+int least_loaded_allowed_cpu(const struct task *p, int except)
 {
 	int best = -1;
 	for (int cpu = 0; cpu < sched_nr_cpus(); cpu++)
-		if (sched_cpu_online(cpu) && allowed_on(p, cpu) && (best < 0 || cpu_rq(cpu)->load < cpu_rq(best)->load))
+		if (cpu != except && sched_cpu_online(cpu) && allowed_on(p, cpu) &&
+		    (best < 0 || cpu_rq(cpu)->load < cpu_rq(best)->load))
 			best = cpu;
-	if (best < 0)
-		sched_bug("task %s (pid %d) may run on no online CPU", p->name, p->pid);
 	return best;
 }
 
@@ -188,7 +187,10 @@ void migrate_to_allowed_cpu(struct task *p)
 	uint64_t flags = sched_irq_save();
 	for (;;) {
 		struct rq *src = cpu_rq(p->cpu);
-		struct rq *dst = cpu_rq(least_loaded_allowed_cpu(p));
+		int cpu = least_loaded_allowed_cpu(p, -1);
+		if (cpu < 0)
+			sched_bug("task %s (pid %d) may run on no online CPU", p->name, p->pid);
+		struct rq *dst = cpu_rq(cpu);
 		double_rq_lock(src, dst);
 		if (src != cpu_rq(p->cpu)) {            /* it moved meanwhile: again */
 			double_rq_unlock(src, dst);

@@ -6,3 +6,5 @@ void periodic_balance(struct rq *this_rq);        /* from the tick, no lock held
 void idle_balance(struct rq *this_rq);            /* from schedule(), this_rq locked */
 void kick_idle_balance(struct rq *this_rq);       /* from the tick, tasks wait: no lock held */
 void migrate_to_allowed_cpu(struct task *p);      /* its CPU is no longer allowed */
+/* The allowed online CPU with the least weighted load, other than except; -1 if none. */
+int least_loaded_allowed_cpu(const struct task *p, int except);

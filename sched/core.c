@@ -319,7 +319,8 @@ void preempt_schedule_irq(void)
 /*
  * Where should a waking task run? Its previous CPU if that is idle (its
  * cache may still be warm), else any idle CPU it may use, else the previous
- * CPU. An RT task also looks for a CPU running something less urgent.
+ * CPU unless another is clearly lighter. An RT task also looks for a CPU
+ * running something less urgent.
  */
 static bool cpu_usable(const struct task *p, int cpu)
 {
@@ -347,12 +348,17 @@ static int select_task_rq(const struct task *p)
 			if (cpu_usable(p, cpu) && cpu_rq(cpu)->curr->prio > p->prio)
 				return cpu;
 	}
-	if (cpu_usable(p, prev))
+	/* Every CPU is busy: stay, unless another carries no more load than
+	 * this one does without p. Tasks that sleep often are thus balanced as
+	 * they wake (the balancer sees them queued only briefly), and when the
+	 * runqueues differ by one task, the sharing passes from task to task:
+	 * the rotation of balance.c, at wake-up. */
+	int other = least_loaded_allowed_cpu(p, prev);
+	if (cpu_usable(p, prev) && (other < 0 || cpu_rq(other)->load > cpu_rq(prev)->load))
 		return prev;
-	for (int cpu = 0; cpu < n; cpu++)
-		if (cpu_usable(p, cpu))
-			return cpu;
-	sched_bug("task %s (pid %d) may run on no online CPU", p->name, p->pid);
+	if (other < 0)
+		sched_bug("task %s (pid %d) may run on no online CPU", p->name, p->pid);
+	return other;
 }
 
 /* Queue a sleeping task on rq (locked): the end of every wake-up. */

@@ -312,6 +312,31 @@ TEST(sched_n_plus_one_hogs_each_get_n_over_n_plus_one)
 	expect_consistent(4);
 }
 
+/* massive_intr: 10 tasks that work 8 ms and sleep 1 ms on 4 CPUs. They are
+ * queued only briefly, so wake-up placement does most of the balancing:
+ * each must end up with nearly the same CPU time. */
+TEST(sched_massive_intr_tasks_get_equal_time)
+{
+	struct sim_task *t[10];
+	uint64_t got[10], least = UINT64_MAX, most = 0;
+	sim_reset(4, 1000);
+	for (int i = 0; i < 10; i++) {
+		t[i] = sim_task("massive_intr", 8 * SIM_MS, SIM_MS);
+		sim_start(t[i], 0);
+	}
+	measure(t, 10, 10 * SIM_S, got);
+	for (int i = 0; i < 10; i++) {
+		least = got[i] < least ? got[i] : least;
+		most = got[i] > most ? got[i] : most;
+	}
+	printf("# massive_intr: least %.4f, most %.4f of a CPU, spread %.4f\n", share(least, 10 * SIM_S),
+	       share(most, 10 * SIM_S), (double)most / (double)least);
+	if ((double)most > 1.05 * (double)least)
+		test_fail(__FILE__, __LINE__, "spread %.4f (most/least CPU time) above 1.05",
+			  (double)most / (double)least);
+	expect_consistent(4);
+}
+
 TEST(sched_new_task_runs_first_when_asked)
 {
 	for (int runs_first = 0; runs_first <= 1; runs_first++) {
