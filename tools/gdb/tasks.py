@@ -41,9 +41,12 @@ def find_task(pid):
 
 
 def running_on_cpu(task):
-    """True if task is what its CPU runs now (the kernel's cpus[].current)."""
-    cpu = int(task["cpu"])
-    return int(symbol("cpus")[cpu]["current"]) == int(task)
+    """True if some CPU runs task now (the kernel's cpus[].current).
+
+    Every CPU is asked, not only task->cpu: a task whose affinity just
+    changed still runs where it was while task->cpu names its new home."""
+    cpus = symbol("cpus")
+    return any(int(cpus[cpu]["current"]) == int(task) for cpu in range(nr_cpus()))
 
 
 def state_name(task):
@@ -56,16 +59,20 @@ def policy_name(task):
 
 
 def tree_key(task):
-    """A fair task's timeline key (its vruntime), '-' for the others."""
-    return ms(task["se"]["vruntime"]) if int(task["sched_class"]) == int(fair_class()) else "-"
+    """A queued fair task's timeline key (its vruntime), '-' for the others.
+
+    Off the queue (asleep) a vruntime is kept relative to the fair_clock
+    it left (sched/fair.c), so it is no place on any timeline."""
+    fair = int(task["sched_class"]) == int(fair_class())
+    return ms(task["se"]["vruntime"]) if fair and task["on_rq"] else "-"
 
 
 class LmTasks(gdb.Command):
     """List every task: pid, name, state, CPU, class/policy, nice, key, runtime.
 
 Usage: lm-tasks
-'>' marks a task its CPU is running now. KEY is a fair task's place on its
-runqueue's timeline (vruntime, ms): the smallest runs next. Times in ms."""
+'>' marks a task some CPU is running now. KEY is a queued fair task's place on
+its runqueue's timeline (vruntime, ms): the smallest runs next. Times in ms."""
 
     def __init__(self):
         super().__init__("lm-tasks", gdb.COMMAND_DATA)
@@ -99,12 +106,13 @@ For every field: print *$lm_task(PID)"""
         t = find_task(int(gdb.parse_and_eval(arg)))
         se, st = t["se"], t["stats"]
         gdb.write(f"{describe_task(t)} at {t.format_string(symbols=False)}\n"
-                  f"  state {state_name(t)}, "
-                  f"{'running' if running_on_cpu(t) else 'not running'} on cpu {int(t['cpu'])}, "
+                  f"  state {state_name(t)} on cpu {int(t['cpu'])}"
+                  f"{' (running now)' if running_on_cpu(t) else ''}, "
                   f"allowed cpus mask {int(t['cpus_allowed']):#x}\n"
                   f"  class {t['sched_class']['name'].string()}, policy {policy_name(t)}, "
                   f"nice {int(t['nice'])}, prio {int(t['prio'])}, weight {int(se['weight'])}\n"
-                  f"  vruntime {ms(se['vruntime'])} ms, exec runtime {ms(se['sum_exec_runtime'])} ms, "
+                  f"  vruntime {ms(se['vruntime'], signed=not t['on_rq'])} ms{'' if t['on_rq'] else ' (off the queue: relative)'}, "
+                  f"exec runtime {ms(se['sum_exec_runtime'])} ms, "
                   f"waited {ms(st['sum_wait_runtime'])} ms (max {ms(st['wait_max'])})\n"
                   f"  switches {int(st['nr_switches'])}, preemptions {int(st['nr_preemptions'])}, "
                   f"wake-ups {int(st['nr_wakeups'])}, migrations {int(st['nr_migrations'])}\n")
