@@ -120,7 +120,7 @@ ifeq ($(GDB),0)
 	@$(DEBUG_QEMU)
 else
 	@echo "debug: the kernel's serial output goes to $(BUILD)/debug-serial.log (lm-log shows its log)"
-	@$(DEBUG_QEMU) --log $(BUILD)/debug-serial.log </dev/null >/dev/null 2>&1 & qemu=$$!; \
+	@setsid $(DEBUG_QEMU) --log $(BUILD)/debug-serial.log </dev/null >/dev/null 2>&1 & qemu=$$!; \
 		$(DEBUG_GDB); kill $$qemu 2>/dev/null; wait $$qemu; true
 endif
 
