@@ -9,8 +9,8 @@ port and runs GDB in batch mode: tools/gdb/gdbinit, `lm-connect PORT`
 style "ok N - ..." / "not ok N - ..." lines and a "debug-test: P passed,
 F failed" summary. Passes only if that summary is there with no failure
 and GDB printed no Python error. GDB's whole output goes to
-build/debug-test.gdb.log, the kernel's serial output to
-build/debug-test.serial.log. Exit status 1 on failure.
+debug-test.gdb.log and the kernel's serial output to debug-test.serial.log,
+both next to the ELF (build/ by default). Exit status 1 on failure.
 """
 
 import argparse
@@ -33,13 +33,13 @@ def free_port():
         return s.getsockname()[1]
 
 
-def run_session(elf, iso, timeout):
+def run_session(elf, iso, timeout, out_dir):
     """Boot QEMU paused, run the GDB session; return GDB's output."""
     port = free_port()
     qemu = subprocess.Popen(
         [sys.executable, os.path.join(ROOT, "tools", "qemu.py"), "--iso", iso, "--accel", "tcg",
          "--smp", "4", "--gdb", str(port), "--paused", "--timeout", str(timeout + 10),
-         "--log", os.path.join(BUILD, "debug-test.serial.log")],
+         "--log", os.path.join(out_dir, "debug-test.serial.log")],
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         # -nx: no ~/.gdbinit, so the session is the same on every machine.
@@ -80,12 +80,16 @@ def main(argv=None):
     ap.add_argument("-v", "--verbose", action="store_true", help="print GDB's whole output")
     a = ap.parse_args(argv)
 
-    iso = os.path.join(BUILD, "iso", "debug-test.iso")
-    subprocess.run([os.path.join(ROOT, "tools", "mkiso.sh"), a.elf, iso, CMDLINE], check=True)
+    # Next to the ELF: mkiso.sh keeps an ISO that is newer than the ELF, so
+    # two ELFs (gcc's, clang's) must not share one.
+    elf = os.path.abspath(a.elf)
+    out_dir = os.path.dirname(elf)
+    iso = os.path.join(out_dir, "iso", "debug-test.iso")
+    subprocess.run([os.path.join(ROOT, "tools", "mkiso.sh"), elf, iso, CMDLINE], check=True)
     start = time.monotonic()
-    out = run_session(os.path.abspath(a.elf), iso, a.timeout)
+    out = run_session(elf, iso, a.timeout, out_dir)
     seconds = time.monotonic() - start
-    log = os.path.join(BUILD, "debug-test.gdb.log")
+    log = os.path.join(out_dir, "debug-test.gdb.log")
     with open(log, "w") as f:
         f.write(out)
     if a.verbose:

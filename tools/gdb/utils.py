@@ -1,4 +1,4 @@
-"""What every lm-* helper needs: types, symbols, lists, trees, CPUs.
+"""What every lm-* helper needs: types, symbols, lists, CPUs, formatting.
 
 Everything is read through GDB's debug information (field names, types,
 offsets computed from them), never through numbers copied from the C code,
@@ -12,7 +12,7 @@ class NotReady(gdb.GdbError):
     """The kernel has not got far enough for this helper: said plainly."""
 
     def __init__(self, what):
-        super().__init__(f"{what}: the kernel has not got that far yet; 'continue' a while "
+        super().__init__(f"{what}: if the kernel has not got that far yet, 'continue' a while "
                          "(or 'break kernel_init', then 'continue')")
 
 
@@ -66,18 +66,6 @@ def list_entries(head, type_name, member):
     while int(node) != int(head.address):
         yield container_of(node, type_name, member)
         node = node["next"]
-
-
-def rb_inorder(node):
-    """(node, depth) for a subtree, left to right (smallest key first)."""
-    stack, depth = [], 0
-    while stack or int(node):
-        while int(node):
-            stack.append((node, depth))
-            node, depth = node["left"], depth + 1
-        node, depth = stack.pop()
-        yield node, depth
-        node, depth = node["right"], depth + 1
 
 
 def enum_name(value, prefix=""):
@@ -141,15 +129,16 @@ def cpu_struct(cpu):
     check_cpu_number(cpu)
     c = symbol("cpus")[cpu]
     if not int(c["self"]):
-        raise NotReady(f"cpu {cpu} is not up yet (cpus[{cpu}].self is NULL)")
+        raise NotReady(f"cpu {cpu} is not up yet (cpus[{cpu}].self is NULL; "
+                       f"CPUs started so far: {nr_cpus()})")
     return c.address
 
 
 def selected_cpu():
     """The CPU GDB's selected thread is: QEMU shows vCPU n as thread n + 1.
 
-    The GS base, when the kernel has set it, points at that CPU's struct
-    cpu (kernel/percpu.h); its id field is the answer straight from the
+    The GS base, once the kernel has set it, points at that CPU's entry
+    in cpus[] (kernel/percpu.h), whose id is the answer straight from the
     kernel. Before that, the thread number is all there is."""
     thread = gdb.selected_thread()
     if thread is None:
@@ -159,10 +148,9 @@ def selected_cpu():
     except gdb.error:
         base = 0
     cpus = symbol("cpus")
-    size = cpus.type.target().sizeof
     start = int(cpus.address)
-    if start <= base < start + cpus.type.sizeof and (base - start) % size == 0:
-        return (base - start) // size
+    if start <= base < start + cpus.type.sizeof and (base - start) % cpus.type.target().sizeof == 0:
+        return int(gdb.Value(base).cast(cpus.type.target().pointer())["id"])
     return thread.num - 1
 
 
