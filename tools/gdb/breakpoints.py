@@ -10,7 +10,7 @@ prints what was decided and why before GDB shows the stop.
 import gdb
 
 from rq import leftmost_task, rt_priorities
-from utils import check_cpu_number, describe_task, fair_class, key_delta, ms, parse_cpu
+from utils import check_cpu_number, describe_task, fair_class, key_delta, ms, parse_cpu, symbol
 
 PICK_HOOK = "sched_picked"
 
@@ -35,14 +35,14 @@ def fair_reason(rq, picked, prev):
 
 
 def reason(rq, cls, picked, prev):
-    name = cls["name"].string()
+    """Lines saying why cls's pick won: the classes above it had nothing."""
     if int(cls) == int(fair_class()):
         return fair_reason(rq, picked, prev)
-    if name == "idle":
-        return ["  no RT or fair task is runnable here: the idle task runs"]
-    prios = rt_priorities(rq["rt"])
-    return [f"  RT goes before fair; the most urgent RT priority queued is "
-            f"{prios[0] if prios else '-'}, this task's is {int(picked['prio'])}"]
+    if int(cls) == int(symbol("rt_sched_class").address):
+        prios = rt_priorities(rq["rt"])
+        return [f"  RT goes before fair; the most urgent RT priority queued is "
+                f"{prios[0] if prios else '-'}, this task's is {int(picked['prio'])}"]
+    return [f"  no class above {cls['name'].string()} had a runnable task here"]
 
 
 class PickBreakpoint(gdb.Breakpoint):

@@ -105,14 +105,15 @@ For every field: print *$lm_task(PID)"""
             raise gdb.GdbError("usage: lm-task PID (lm-tasks lists the pids)")
         t = find_task(int(gdb.parse_and_eval(arg)))
         se, st = t["se"], t["stats"]
+        relative = "" if t["on_rq"] else " (off the queue: relative to the fair_clock it left)"
         gdb.write(f"{describe_task(t)} at {t.format_string(symbols=False)}\n"
                   f"  state {state_name(t)} on cpu {int(t['cpu'])}"
                   f"{' (running now)' if running_on_cpu(t) else ''}, "
                   f"allowed cpus mask {int(t['cpus_allowed']):#x}\n"
                   f"  class {t['sched_class']['name'].string()}, policy {policy_name(t)}, "
                   f"nice {int(t['nice'])}, prio {int(t['prio'])}, weight {int(se['weight'])}\n"
-                  f"  vruntime {ms(se['vruntime'], signed=not t['on_rq'])} ms{'' if t['on_rq'] else ' (off the queue: relative)'}, "
-                  f"exec runtime {ms(se['sum_exec_runtime'])} ms, "
+                  f"  vruntime {ms(se['vruntime'], signed=not t['on_rq'])} ms{relative}\n"
+                  f"  exec runtime {ms(se['sum_exec_runtime'])} ms, "
                   f"waited {ms(st['sum_wait_runtime'])} ms (max {ms(st['wait_max'])})\n"
                   f"  switches {int(st['nr_switches'])}, preemptions {int(st['nr_preemptions'])}, "
                   f"wake-ups {int(st['nr_wakeups'])}, migrations {int(st['nr_migrations'])}\n")
