@@ -54,7 +54,7 @@ OBJS     := $(C_SRCS:%.c=$(BUILD)/%.o) $(ASM_SRCS:%.asm=$(BUILD)/%.o)
 ELF      := $(BUILD)/leftmost.elf
 ISO      := $(BUILD)/leftmost.iso
 
-.PHONY: all run test test-matrix bench host-test tools-test clang-build deps clean
+.PHONY: all run debug debug-test test test-matrix bench host-test tools-test clang-build deps clean
 all: $(ISO)
 
 deps:
@@ -103,6 +103,31 @@ run: deps $(ISO)
 	@$(PYTHON) tools/qemu.py --iso $(ISO) --smp $(SMP) --mem $(MEM) --accel $(ACCEL) \
 		--machine $(MACHINE) $(if $(filter 1,$(UEFI)),--uefi)
 
+# `make debug`: the same ISO, paused, under TCG (breakpoints and single
+# steps behave alike on every machine), with GDB attached, tools/gdb/
+# loaded and stopped in kmain. GDB=0 starts only QEMU and says how to
+# attach. GDBPORT picks the port. docs/debugging.md is the guided tour.
+GDB     ?= 1
+GDBPORT ?= 1234
+DEBUG_QEMU := $(PYTHON) tools/qemu.py --iso $(ISO) --smp $(SMP) --mem $(MEM) --accel tcg \
+	--machine $(MACHINE) $(if $(filter 1,$(UEFI)),--uefi) --gdb $(GDBPORT) --paused
+DEBUG_GDB := gdb -q $(ELF) -x tools/gdb/gdbinit -ex 'lm-connect $(GDBPORT)'
+
+debug: deps $(ISO)
+ifeq ($(GDB),0)
+	@echo "debug: QEMU waits for GDB on port $(GDBPORT). In another terminal, in $(CURDIR):"
+	@echo "    $(DEBUG_GDB)"
+	@$(DEBUG_QEMU)
+else
+	@echo "debug: the kernel's serial output goes to $(BUILD)/debug-serial.log (lm-log shows its log)"
+	@setsid $(DEBUG_QEMU) --log $(BUILD)/debug-serial.log </dev/null >/dev/null 2>&1 & qemu=$$!; \
+		$(DEBUG_GDB); kill $$qemu 2>/dev/null; wait $$qemu; true
+endif
+
+# A scripted GDB session in batch mode checks every helper (make test runs it).
+debug-test: deps $(ELF)
+	@$(PYTHON) tools/debug_test.py --elf $(ELF)
+
 include tests/host.mk
 
 # The host-side tools' own unit tests (tools/test_*.py).
@@ -120,6 +145,7 @@ test: deps
 	@$(MAKE) --no-print-directory tools-test
 	@$(MAKE) --no-print-directory clang-build
 	@$(MAKE) --no-print-directory $(ELF)
+	@$(MAKE) --no-print-directory debug-test
 	@$(PYTHON) tools/runtests.py --suite default --elf $(ELF) --host-summary $(BUILD)/host-test.log
 
 test-matrix: deps $(ELF)

@@ -193,13 +193,27 @@ void move_queued_task(struct task *p, struct rq *src, struct rq *dst)
 	check_preempt_curr(dst, p);
 }
 
+/*
+ * The pick's outcome, in a function of its own on purpose: one fixed place
+ * where a debugger stops with the runqueue, the class and the task in hand,
+ * however -O2 arranged the caller (tools/gdb/: lm-break-pick). The empty
+ * asm uses the arguments, so the compiler keeps the call and all three.
+ */
+static __attribute__((noinline)) void sched_picked(struct rq *rq, const struct sched_class *class,
+						   struct task *p)
+{
+	__asm__ volatile("" : : "r"(rq), "r"(class), "r"(p));
+}
+
 static struct task *pick_next_task(struct rq *rq)
 {
 	const struct sched_class *class;
 	for_each_class(class) {
 		struct task *p = class->pick_next_task(rq);
-		if (p)
+		if (p) {
+			sched_picked(rq, class, p);
 			return p;
+		}
 	}
 	sched_bug("no class, not even idle, had a task on cpu%d", rq->cpu);
 }

@@ -3,7 +3,7 @@
 
   tools/qemu.py --iso PATH [--smp N] [--mem SIZE] [--accel auto|kvm|tcg]
                 [--machine pc|q35] [--uefi] [--timeout SECONDS] [--log FILE]
-                [--gdb] [--paused] [--dry-run] [-- extra qemu args]
+                [--gdb [PORT]] [--paused] [--dry-run] [-- extra qemu args]
 
 The serial console goes to stdout (and to --log FILE). When stdin is a
 terminal you can type to the kernel; Ctrl-A X quits, Ctrl-A C switches to
@@ -86,8 +86,9 @@ def ovmf_args(tmpdir):
 
 
 def build_command(iso, smp=4, mem="512M", accel="tcg", machine="pc",
-                  firmware=(), gdb=False, paused=False, extra=()):
-    """Return the QEMU command line as a list. firmware: from ovmf_args()."""
+                  firmware=(), gdb=None, paused=False, extra=()):
+    """Return the QEMU command line as a list. firmware: from ovmf_args().
+    gdb: the TCP port for QEMU's gdb stub, or None."""
     cmd = ["qemu-system-x86_64",
            "-machine", machine, "-m", str(mem), "-smp", str(smp),
            "-no-reboot", "-display", "none",
@@ -103,7 +104,7 @@ def build_command(iso, smp=4, mem="512M", accel="tcg", machine="pc",
         cmd += ["-accel", "tcg,thread=multi", "-cpu", "max"]
     cmd += list(firmware)
     if gdb:
-        cmd += ["-s"]               # gdbserver on tcp::1234
+        cmd += ["-gdb", f"tcp::{gdb}"]
     if paused:
         cmd += ["-S"]               # wait for gdb's "continue"
     return cmd + list(extra)
@@ -185,7 +186,7 @@ def kill_all():
 
 
 def boot(iso, smp=4, mem="512M", accel="auto", machine="pc", uefi=False,
-         timeout=None, log=None, gdb=False, paused=False, extra=(),
+         timeout=None, log=None, gdb=None, paused=False, extra=(),
          echo=True, quiet=False, dry_run=False, stderr=None, interactive=None):
     """Choose the accelerator, boot the ISO, return the exit status.
 
@@ -209,7 +210,7 @@ def boot(iso, smp=4, mem="512M", accel="auto", machine="pc", uefi=False,
                 print(f"qemu: {accel} smp={smp} mem={mem} machine={machine} "
                       f"{'uefi' if uefi else 'bios'}{hint}", file=sys.stderr)
                 if gdb:
-                    print("qemu: gdb stub on tcp::1234 (gdb: target remote :1234)",
+                    print(f"qemu: gdb stub on tcp::{gdb} (gdb: target remote :{gdb})",
                           file=sys.stderr)
             # Only an automatic KVM choice may fall back (not with -S).
             stall = KVM_STALL_SECONDS if automatic and not paused else None
@@ -239,7 +240,8 @@ def parse_args(argv):
     p.add_argument("--uefi", action="store_true", help="boot with OVMF")
     p.add_argument("--timeout", type=float, help="kill QEMU after SECONDS (exit 124)")
     p.add_argument("--log", help="also write the serial output to FILE")
-    p.add_argument("--gdb", action="store_true", help="gdbserver on :1234 (uses TCG)")
+    p.add_argument("--gdb", nargs="?", type=int, const=1234, metavar="PORT",
+                   help="gdb stub on PORT, default 1234 (uses TCG)")
     p.add_argument("--paused", action="store_true", help="start paused (-S)")
     p.add_argument("--dry-run", action="store_true", help="print the QEMU command")
     a = p.parse_args(argv)
