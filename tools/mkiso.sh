@@ -12,8 +12,9 @@
 # ; = , : $ and the like reach the kernel intact. ' and \ are refused:
 # GRUB's multiboot2 command would pass them on as \' and \\.
 #
-# Skips the work if ISO is newer than ELF (and this script) and was built
-# with the same CMDLINE (kept in ISO.cmdline). Quiet unless it fails.
+# Skips the work if ISO is newer than this script and was built from the
+# same ELF (path, size, time) with the same CMDLINE (both kept in
+# ISO.cmdline). Quiet unless it fails.
 set -euo pipefail
 
 if [ $# -ne 3 ]; then
@@ -27,9 +28,11 @@ case "$cmdline" in
     *\'* | *\\*) echo "mkiso: ' and \\ are not allowed in the command line" >&2; exit 1 ;;
 esac
 
-# Up to date?
-if [ -f "$iso" ] && [ "$iso" -nt "$elf" ] && [ "$iso" -nt "$0" ] &&
-   [ -f "$iso.cmdline" ] && [ "$(cat "$iso.cmdline")" = "$cmdline" ]; then
+# Up to date? (Another ELF, e.g. the clang build, must not reuse this ISO.)
+stamp="$(readlink -f "$elf") $(stat -c '%s %Y' "$elf")
+$cmdline"
+if [ -f "$iso" ] && [ "$iso" -nt "$0" ] &&
+   [ -f "$iso.cmdline" ] && [ "$(cat "$iso.cmdline")" = "$stamp" ]; then
     exit 0
 fi
 
@@ -80,4 +83,4 @@ if ! grub-mkrescue -o "$iso.tmp" "$tmp/iso" >"$tmp/log" 2>&1; then
     exit 1
 fi
 mv "$iso.tmp" "$iso"
-printf '%s\n' "$cmdline" > "$iso.cmdline"
+printf '%s\n' "$stamp" > "$iso.cmdline"
