@@ -15,7 +15,11 @@
  *   threshold_us=G  a longer gap between reads is an "out"   (default 200)
  *
  *   RESULT name=chew cpu=0 hogs=4 ms=5000 gaps=... out_avg_us=...
- *          out_max_us=... ran_avg_us=... per_avg_us=... share=...
+ *          out_p50_us=... out_max_us=... ran_avg_us=... ran_p50_us=...
+ *          per_avg_us=... share=...
+ *
+ * The medians (of the first 4096 gaps and runs) shrug off the odd long gap
+ * that is the host's doing, not the scheduler's.
  *
  * share is the probe's time on the CPU (the sum of its runs) over the
  * interval; 1 / (hogs + 1) is fair. Interrupts longer than the threshold
@@ -26,9 +30,13 @@
 #include "user/workload.h"
 #include "user/common.h"
 #include "kernel/task.h"
+#include "kernel/kmalloc.h"
 #include "kernel/printk.h"
 #include "kernel/percpu.h"
 #include "arch/x86_64/time.h"
+#include "lib/sort.h"
+
+#define MAX_KEPT 4096             /* gaps and runs kept for the medians */
 
 enum { HOGS, CPU, MS, THRESHOLD_US };
 
@@ -42,6 +50,7 @@ static const struct workload_param chew_params[] = {
 struct chew {
 	uint64_t length, threshold;       /* ns */
 	uint64_t gaps, out_sum, out_max, ran_sum, elapsed;
+	uint64_t *out, *ran;              /* the first MAX_KEPT of each, ns */
 };
 
 static void chew_main(void *arg)
@@ -56,6 +65,10 @@ static void chew_main(void *arg)
 			c->out_sum += out;
 			c->out_max = out > c->out_max ? out : c->out_max;
 			c->ran_sum += last - run_start;
+			if (c->gaps <= MAX_KEPT) {
+				c->out[c->gaps - 1] = out;
+				c->ran[c->gaps - 1] = last - run_start;
+			}
 			run_start = now;
 		}
 		last = now;
@@ -70,13 +83,19 @@ static int run_chew(const int64_t *v)
 	if (check_cpu("chew", "cpu", cpu) < 0)
 		return -1;
 	struct chew c = { .length = (uint64_t)v[MS] * NS_PER_MS, .threshold = (uint64_t)v[THRESHOLD_US] * NS_PER_US };
+	c.out = kmalloc(MAX_KEPT * sizeof(uint64_t));
+	c.ran = kmalloc(MAX_KEPT * sizeof(uint64_t));
 	struct crew hogcrew;
-	if (crew_create(&hogcrew, hogs, "hog", hog_body, NULL) < 0)
-		return -1;
-	struct task *probe = task_create("chew", chew_main, &c);
+	struct task *probe = NULL;
+	if (c.out && c.ran && crew_create(&hogcrew, hogs, "hog", hog_body, NULL) == 0) {
+		probe = task_create("chew", chew_main, &c);
+		if (!probe)
+			crew_stop(&hogcrew);
+	}
 	if (!probe) {
-		pr_err("chew: out of memory for the probe");
-		crew_stop(&hogcrew);
+		pr_err("chew: out of memory");
+		kfree(c.out);
+		kfree(c.ran);
 		return -1;
 	}
 	for (int i = 0; i < hogs; i++)
@@ -88,15 +107,22 @@ static int run_chew(const int64_t *v)
 	crew_stop(&hogcrew);
 
 	/* A run ends at each gap, and one more at the end. */
+	int64_t kept = c.gaps < MAX_KEPT ? (int64_t)c.gaps : MAX_KEPT;
+	sort_u64(c.out, (size_t)kept);
+	sort_u64(c.ran, (size_t)kept);
 	struct result r;
 	result_begin(&r, "chew");
 	result_add(&r, "cpu=%d hogs=%d ms=%lld gaps=%llu", cpu, hogs, (long long)v[MS], (unsigned long long)c.gaps);
 	result_us(&r, "out_avg_us", c.gaps ? c.out_sum / c.gaps : 0);
+	result_us(&r, "out_p50_us", kept ? percentile(c.out, kept, 50) : 0);
 	result_us(&r, "out_max_us", c.out_max);
 	result_us(&r, "ran_avg_us", c.ran_sum / (c.gaps + 1));
+	result_us(&r, "ran_p50_us", kept ? percentile(c.ran, kept, 50) : 0);
 	result_us(&r, "per_avg_us", c.gaps ? (c.ran_sum + c.out_sum) / c.gaps : 0);
 	result_ratio(&r, "share", c.ran_sum, c.elapsed, 4);
 	result_print(&r);
+	kfree(c.out);
+	kfree(c.ran);
 	return 0;
 }
 

@@ -17,6 +17,8 @@
  * hogs > 0):
  *
  *     copy_ratio = the largest copy's share / fair   (<= 1: not over its share)
+ *     mean_copy_ratio = the copies' average share / fair: one host stall,
+ *                  charged to the copy it interrupted, moves it less
  *     hog_ratio  = the smallest hog's share / fair   (>= 1: not starved)
  *
  *   copies=N     tasks at the duty cycle                    (default 4)
@@ -29,7 +31,7 @@
  *   probe_us=P   the probe's period                         (default 5000)
  *
  *   RESULT name=fiftyp cpu=0 copies=4 hogs=2 run_ms=10 sleep_ms=10 ms=8000
- *          shares=a,b,c,d fair=0.1667 copy_ratio=... hog_shares=e,f
+ *          shares=a,b,c,d fair=0.1667 copy_ratio=... mean_copy_ratio=... hog_shares=e,f
  *          hog_ratio=... probe_p50_us=... probe_p99_us=... probe_max_us=...
  *          probe_samples=...
  *
@@ -84,10 +86,12 @@ static uint64_t fair_share(int copies, int hogs, uint64_t demand)
 }
 
 /* Each worker's CPU time over the interval, as shares (4 decimals) into
- * share[]; returns the smallest and largest in ppb through lo and hi. */
-static void shares(const uint64_t *before, const uint64_t *after, int n, uint64_t interval, uint64_t *share,
-		   uint64_t *lo, uint64_t *hi)
+ * share[], and the smallest and largest in ppb through lo and hi; returns
+ * their sum in ppb. */
+static uint64_t shares(const uint64_t *before, const uint64_t *after, int n, uint64_t interval, uint64_t *share,
+		       uint64_t *lo, uint64_t *hi)
 {
+	uint64_t sum = 0;
 	*lo = UINT64_MAX;
 	*hi = 0;
 	for (int i = 0; i < n; i++) {
@@ -95,7 +99,9 @@ static void shares(const uint64_t *before, const uint64_t *after, int n, uint64_
 		share[i] = div_round(ppb, PPB / 10000);
 		*lo = ppb < *lo ? ppb : *lo;
 		*hi = ppb > *hi ? ppb : *hi;
+		sum += ppb;
 	}
+	return sum;
 }
 
 static int run_fiftyp(const int64_t *v)
@@ -143,7 +149,7 @@ static int run_fiftyp(const int64_t *v)
 
 	uint64_t fair = fair_share(copies, hogs, mul_div(duty.run, PPB, duty.run + duty.sleep));
 	uint64_t copy_share[MAX_TASKS], hog_share[MAX_TASKS], lo, hi, hog_lo, hog_hi;
-	shares(copy0, copy1, copies, interval, copy_share, &lo, &hi);
+	uint64_t copies_sum = shares(copy0, copy1, copies, interval, copy_share, &lo, &hi);
 	shares(hog0, hog1, hogs, interval, hog_share, &hog_lo, &hog_hi);
 
 	struct result r;
@@ -153,6 +159,7 @@ static int run_fiftyp(const int64_t *v)
 	result_fixed_list(&r, "shares", copy_share, copies, 4);
 	result_fixed(&r, "fair", div_round(fair, PPB / 10000), 4);
 	result_ratio(&r, "copy_ratio", hi, fair, 3);
+	result_ratio(&r, "mean_copy_ratio", copies_sum, fair * (uint64_t)copies, 3);
 	if (hogs > 0) {
 		result_fixed_list(&r, "hog_shares", hog_share, hogs, 4);
 		result_ratio(&r, "hog_ratio", hog_lo, fair, 3);
