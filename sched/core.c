@@ -76,15 +76,18 @@ static bool class_above(const struct sched_class *a, const struct sched_class *b
 	return false;
 }
 
+void rq_init(struct rq *rq, int cpu)
+{
+	*rq = (struct rq){ .lock = SPINLOCK_INIT("rq"), .cpu = cpu };
+	rq->cfs.timeline = RB_ROOT_CACHED;
+	for (int prio = 0; prio < MAX_RT_PRIO; prio++)
+		list_init(&rq->rt.queue[prio]);
+}
+
 void sched_init(void)
 {
-	for (int cpu = 0; cpu < SCHED_MAX_CPUS; cpu++) {
-		struct rq *rq = cpu_rq(cpu);
-		*rq = (struct rq){ .lock = SPINLOCK_INIT("rq"), .cpu = cpu };
-		rq->cfs.timeline = RB_ROOT_CACHED;
-		for (int prio = 0; prio < MAX_RT_PRIO; prio++)
-			list_init(&rq->rt.queue[prio]);
-	}
+	for (int cpu = 0; cpu < SCHED_MAX_CPUS; cpu++)
+		rq_init(cpu_rq(cpu), cpu);
 }
 
 /* The code running on this CPU becomes its idle task. */

@@ -6,6 +6,7 @@
 #include "sched/sched.h"
 
 void sched_init(void);                            /* before any runqueue is used */
+void rq_init(struct rq *rq, int cpu);            /* empty; user/schedcost.c measures a private one */
 void sched_init_idle(struct task *idle, int cpu); /* the caller becomes cpu's idle task */
 
 void schedule(void);

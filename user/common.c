@@ -6,9 +6,11 @@
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
 #include "sched/api.h"
+#include "sched/core.h"
 #include "sched/wait.h"
 #include "arch/x86_64/time.h"
 #include "lib/printf.h"
+#include "lib/sort.h"
 
 /* --- Crews ----------------------------------------------------------------- */
 
@@ -134,6 +136,16 @@ void sleep_until(uint64_t deadline)
 		sleep_ns(deadline - now);
 }
 
+uint64_t sleep_period(uint64_t *deadline, uint64_t period)
+{
+	*deadline += period;
+	sleep_until(*deadline);
+	uint64_t late = clock_ns() - *deadline;
+	if (late >= period)
+		*deadline += late;        /* start again from now */
+	return late;
+}
+
 int64_t repeat_timed(int (*op)(void *arg), void *arg, int64_t warmup, int64_t count, int64_t max_ms,
 		     int check_every, uint64_t *elapsed)
 {
@@ -150,6 +162,76 @@ int64_t repeat_timed(int (*op)(void *arg), void *arg, int64_t warmup, int64_t co
 	}
 	*elapsed = clock_ns() - start;
 	return done;
+}
+
+/* --- CPU time and the latency probe --------------------------------------- */
+
+uint64_t task_runtime_ns(struct task *p)
+{
+	/* The scheduler charges the running task at ticks and switches; under its
+	 * runqueue's lock nothing moves while we add the uncharged rest. */
+	uint64_t flags;
+	struct rq *rq = task_rq_lock(p, &flags);
+	uint64_t runtime = p->se.sum_exec_runtime, now = clock_ns();
+	if (rq->curr == p && now > p->se.exec_start)
+		runtime += now - p->se.exec_start;
+	task_rq_unlock(rq, flags);
+	return runtime;
+}
+
+void burn_cpu_ns(uint64_t ns)
+{
+	struct task *me = current_task();
+	uint64_t end = task_runtime_ns(me) + ns;
+	while (task_runtime_ns(me) < end)
+		for (volatile int i = 0; i < 200; i++)   /* a few us between the locked reads */
+			;
+}
+
+static void probe_main(void *arg)
+{
+	struct probe *pr = arg;
+	uint64_t deadline = clock_ns();
+	while (!pr->stop) {
+		uint64_t late = sleep_period(&deadline, pr->period);
+		if (pr->n < pr->room)
+			pr->late[pr->n++] = late;
+		pr->max = late > pr->max ? late : pr->max;
+	}
+}
+
+int probe_start(struct probe *pr, int cpu, uint64_t period_ns, uint64_t ms)
+{
+	*pr = (struct probe){ .period = period_ns, .room = (int64_t)(ms * NS_PER_MS / period_ns) + 16 };
+	pr->late = kmalloc((size_t)pr->room * sizeof(uint64_t));
+	pr->task = pr->late ? task_create("probe", probe_main, pr) : NULL;
+	if (!pr->task) {
+		pr_err("probe: out of memory");
+		kfree(pr->late);
+		return -1;
+	}
+	pin_task(pr->task, cpu);
+	task_start(pr->task);
+	return 0;
+}
+
+void probe_stop(struct probe *pr)
+{
+	pr->stop = true;
+	task_join(pr->task);              /* within a period */
+	sort_u64(pr->late, (size_t)pr->n);
+}
+
+void probe_report(struct probe *pr, struct result *r)
+{
+	if (pr->n > 0) {
+		result_us(r, "probe_p50_us", percentile(pr->late, pr->n, 50));
+		result_us(r, "probe_p99_us", percentile(pr->late, pr->n, 99));
+	}
+	result_us(r, "probe_max_us", pr->max);
+	result_add(r, "probe_samples=%lld", (long long)pr->n);
+	kfree(pr->late);
+	pr->late = NULL;
 }
 
 /* --- Arithmetic ------------------------------------------------------------ */
@@ -259,4 +341,15 @@ void result_ratio(struct result *r, const char *key, uint64_t num, uint64_t den,
 void result_print(const struct result *r)
 {
 	pr_info("%s", r->text);
+}
+
+void result_us(struct result *r, const char *key, uint64_t ns)
+{
+	result_fixed(r, key, div_round(ns, NS_PER_US / 10), 1);
+}
+
+uint64_t percentile(const uint64_t *sorted, int64_t n, int64_t p)
+{
+	int64_t rank = (p * n + 99) / 100;
+	return sorted[rank < 1 ? 0 : rank > n ? n - 1 : rank - 1];
 }

@@ -65,6 +65,36 @@ void restore_affinity(cpumask_t mask);
 
 void sleep_ms(uint64_t ms);
 void sleep_until(uint64_t deadline);         /* an absolute clock_ns() time */
+/* A periodic task's step: sleep to *deadline + period, the next deadline, and
+ * return how late we woke (ns). A wake-up later than a whole period skips the
+ * deadlines it missed instead of bunching up behind them. */
+uint64_t sleep_period(uint64_t *deadline, uint64_t period);
+
+/* CPU time: what the scheduler has charged p so far, the stretch it is
+ * running now included. */
+uint64_t task_runtime_ns(struct task *p);
+/* Compute until the calling task has had ns more of CPU time: time spent
+ * preempted does not count, so "work" is the same on a busy CPU. */
+void burn_cpu_ns(uint64_t ns);
+
+/*
+ * A latency probe: a task that wakes every period at absolute deadlines and
+ * records how late each wake-up was, standing for an interactive task (an
+ * editor, a mouse pointer) next to a workload. probe_stop() joins it;
+ * probe_report() adds probe_p50_us, probe_p99_us, probe_max_us and
+ * probe_samples to a RESULT line and frees the samples.
+ */
+struct probe {
+	struct task *task;
+	uint64_t period;                  /* ns */
+	uint64_t *late;                   /* ns, one per wake-up while there is room */
+	int64_t room, n;
+	uint64_t max;                     /* the latest wake-up, also once late[] is full */
+	volatile bool stop;
+};
+/* 0, or -1 (said why); room for ms of samples. cpu -1: not pinned. */
+int probe_start(struct probe *pr, int cpu, uint64_t period_ns, uint64_t ms);
+void probe_stop(struct probe *pr);
 
 /*
  * Repeat op(arg) `warmup` times untimed, then up to `count` times timed, or
@@ -92,3 +122,7 @@ void result_fixed(struct result *r, const char *key, uint64_t value, int decimal
 void result_fixed_list(struct result *r, const char *key, const uint64_t *values, int n, int decimals);
 void result_ratio(struct result *r, const char *key, uint64_t num, uint64_t den, int decimals);   /* "inf" if den is 0 */
 void result_print(const struct result *r);
+void result_us(struct result *r, const char *key, uint64_t ns);     /* ns as us, to 1 decimal */
+/* The p-th percentile (nearest rank) of n >= 1 sorted values. */
+uint64_t percentile(const uint64_t *sorted, int64_t n, int64_t p);
+void probe_report(struct probe *pr, struct result *r);

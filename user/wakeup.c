@@ -79,27 +79,9 @@ static void sleeper_main(void *arg)
 
 	uint64_t period = (uint64_t)v[PERIOD_US] * NS_PER_US, deadline = clock_ns();
 	for (int64_t i = 0; i < v[SAMPLES]; i++) {
-		deadline += period;
-		sleep_until(deadline);
-		s->late[i] = clock_ns() - deadline;
-		if (s->late[i] >= period) {
-			s->overruns++;
-			deadline += s->late[i];   /* start again from now */
-		}
+		s->late[i] = sleep_period(&deadline, period);
+		s->overruns += s->late[i] >= period;
 	}
-}
-
-/* The p-th percentile (nearest rank) of n sorted values. */
-static uint64_t percentile(const uint64_t *sorted, int64_t n, int64_t p)
-{
-	int64_t rank = (p * n + 99) / 100;
-	return sorted[rank < 1 ? 0 : rank > n ? n - 1 : rank - 1];
-}
-
-/* ns to us, printed to one decimal */
-static void add_us(struct result *r, const char *key, uint64_t ns)
-{
-	result_fixed(r, key, div_round(ns, NS_PER_US / 10), 1);
 }
 
 static int run_wakeup(const int64_t *v)
@@ -156,9 +138,9 @@ static int run_wakeup(const int64_t *v)
 	result_add(&r, "policy=%s prio=%lld cpu=%lld hogs_per_cpu=%lld hog_cpus=%d period_us=%lld samples=%lld",
 		   v[FIFO] ? "fifo" : "other", (long long)(v[FIFO] ? v[RT_PRIO] : v[NICE]), (long long)v[CPU],
 		   (long long)v[HOGS_PER_CPU], hog_cpus, (long long)v[PERIOD_US], (long long)samples);
-	add_us(&r, "p50_us", percentile(s.late, samples, 50));
-	add_us(&r, "p99_us", percentile(s.late, samples, 99));
-	add_us(&r, "max_us", s.late[samples - 1]);
+	result_us(&r, "p50_us", percentile(s.late, samples, 50));
+	result_us(&r, "p99_us", percentile(s.late, samples, 99));
+	result_us(&r, "max_us", s.late[samples - 1]);
 	result_fixed(&r, "mean_us", div_round(sum, (uint64_t)samples * (NS_PER_US / 10)), 1);
 	result_add(&r, "overruns=%lld", (long long)s.overruns);
 	result_print(&r);
