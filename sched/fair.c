@@ -7,9 +7,10 @@
  * the tick and wake-ups compare positions on the timeline, and one tunable,
  * the granularity G, says how far apart they may drift.
  *
- * fair_clock, the runqueue's fair position, follows the smallest vruntime
- * (of the running task and the leftmost) and never goes back. A task's
- * distance from it is what the seed calls wait_runtime (sched/fair.h).
+ * fair_clock, the runqueue's fair position, is the seed's: the CPU time an
+ * ideal nice-0 task sharing the CPU with every runnable one would have had
+ * (it never goes back, nor lags both the running task and the leftmost). A
+ * task's distance from it is what the seed calls wait_runtime (sched/fair.h).
  *
  * Everything derived from G (sched_granularity_ns), in one place:
  *  - tick: the running task is switched out once it is more than G of its
@@ -101,9 +102,18 @@ static void timeline_erase(struct cfs_rq *cfs, struct sched_entity *se)
 	rb_erase_cached(&se->run_node, &cfs->timeline);
 }
 
-/* fair_clock := the smaller of curr's and the leftmost's vruntime, if that is later. */
-static void update_fair_clock(struct cfs_rq *cfs)
+/*
+ * fair_clock advances as the seed's ideal nice-0 task would, sharing the CPU
+ * with every runnable task: delta * 1024 / load. So a task that waits falls
+ * behind it, even while the tasks that run are behind it too (a ring of
+ * sleepers passing a token: docs/scheduler.md). It is also pulled up to the
+ * smaller of the running task's and the leftmost's vruntime, so it cannot
+ * lag every task of the runqueue.
+ */
+static void update_fair_clock(struct cfs_rq *cfs, uint64_t delta)
 {
+	if (cfs->load)                              /* no overflow for delta below 2^54 ns: 208 days */
+		cfs->fair_clock += delta * NICE_0_WEIGHT / cfs->load;
 	struct rb_node *left = rb_first_cached(&cfs->timeline);
 	if (!cfs->curr && !left)
 		return;
@@ -139,7 +149,7 @@ static void update_curr(struct rq *rq)
 	se->exec_start = rq->clock;
 	se->sum_exec_runtime += delta;
 	se->vruntime += calc_delta_fair(delta, se);
-	update_fair_clock(cfs);
+	update_fair_clock(cfs, delta);
 	/* Running adds debt only up to the limit; the tick then switches the
 	 * task out (it cannot be charged for more). A task that was already
 	 * further ahead (it yielded) is not pulled back. */
@@ -198,7 +208,7 @@ static void dequeue_task_fair(struct rq *rq, struct task *p, int flags)
 	p->se.vruntime -= cfs->fair_clock;
 	if (flags & DEQUEUE_SLEEP)
 		p->se.sleep_start_fair = cfs->fair_clock;
-	update_fair_clock(cfs);
+	update_fair_clock(cfs, 0);
 }
 
 /* sched_yield(): behind every other fair task here, just after the rightmost. */

@@ -188,13 +188,17 @@ void sim_reset(int cpus, int ticks_per_second)
 	sim_on_cpu(0);
 }
 
-static void wake_timer_fired(struct timer *timer)
+static void wake(struct sim_task *t)
 {
-	struct sim_task *t = container_of(timer, struct sim_task, wake_timer);
 	t->woken_at = now;
 	t->wakeups++;
 	t->burst_left = t->run_ns;
 	wake_up_process(&t->task);
+}
+
+static void wake_timer_fired(struct timer *timer)
+{
+	wake(container_of(timer, struct sim_task, wake_timer));
 }
 
 struct sim_task *sim_task(const char *name, uint64_t run_ns, uint64_t sleep_ns)
@@ -235,6 +239,16 @@ void sim_start(struct sim_task *t, int on_cpu)
 	wake_up_new_task(&t->task);
 }
 
+void sim_ring(struct sim_task **t, int n, int on_cpu)
+{
+	for (int i = 0; i < n; i++) {
+		t[i]->passes_to = t[(i + 1) % n];
+		t[i]->holds_token = i == 0;
+		t[i]->burst_left = i == 0 ? t[i]->run_ns : 0;    /* the others wait at once */
+		sim_start(t[i], on_cpu);
+	}
+}
+
 static bool is_sim_task(const struct task *p)
 {
 	const struct sim_task *t = (const struct sim_task *)p;   /* task is its first member */
@@ -255,14 +269,20 @@ static void end_burst(int cpu)
 	struct sim_task *t = (struct sim_task *)current[cpu];
 	sim_on_cpu(cpu);
 	t->task.state = TASK_SLEEPING;
-	timer_start(&t->wake_timer, now + t->sleep_ns);
+	if (!t->passes_to) {
+		timer_start(&t->wake_timer, now + t->sleep_ns);
+	} else if (t->holds_token) {
+		t->holds_token = false;
+		t->passes_to->holds_token = true;
+		wake(t->passes_to);
+	}
 	schedule();
 }
 
 static bool bursting(int cpu)
 {
 	struct task *p = current[cpu];
-	return is_sim_task(p) && ((struct sim_task *)p)->sleep_ns > 0;
+	return is_sim_task(p) && (((struct sim_task *)p)->sleep_ns > 0 || ((struct sim_task *)p)->passes_to);
 }
 
 void sim_run(uint64_t ns)
@@ -309,6 +329,11 @@ void sim_run(uint64_t ns)
 		for (int cpu = 0; cpu < ncpus; cpu++)
 			reschedule_if_asked(cpu);
 	}
+}
+
+void sim_run_through_tick(int cpu)
+{
+	sim_run(next_tick[cpu] - now);
 }
 
 /* kernel/sysctl.c carries an in-kernel test; on the host it never runs, but

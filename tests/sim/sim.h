@@ -32,6 +32,10 @@ struct sim_task {
 	uint64_t woken_at;            /* when it was last woken */
 	uint64_t wakeups, wake_latency_sum, wake_latency_max;
 	uint64_t first_run_at;        /* sim time of its first switch-in; 0 until then */
+	/* In a ring (sim_ring): after each burst it hands the token on, waking
+	 * the next member, and sleeps until the token comes back. */
+	struct sim_task *passes_to;
+	bool holds_token;
 };
 
 /* A fresh machine with ncpus CPUs ticking at hz, every tunable at its default. */
@@ -42,8 +46,14 @@ struct sim_task *sim_task(const char *name, uint64_t run_ns, uint64_t sleep_ns);
 void sim_set_policy(struct sim_task *t, int policy, int rt_priority, int nice);
 void sim_set_affinity(struct sim_task *t, cpumask_t mask);
 void sim_start(struct sim_task *t, int on_cpu);   /* as if created by a task on on_cpu */
+/* Start n tasks as a ring passing one token (ring-test): each runs run_ns
+ * when it gets the token, then wakes the next and sleeps. */
+void sim_ring(struct sim_task **t, int n, int on_cpu);
 
 void sim_run(uint64_t ns);                        /* advance simulated time */
+/* Advance to cpu's next tick and through it: its running task is then
+ * charged up to now, so its runqueue's numbers are current. */
+void sim_run_through_tick(int cpu);
 uint64_t sim_now(void);
 struct rq *sim_rq(int cpu);
 uint64_t sim_runtime(const struct sim_task *t);   /* CPU time received so far */
