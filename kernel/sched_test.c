@@ -148,6 +148,33 @@ KTEST(sched, rt_task_preempts_fair_hog)
 	KEXPECT(t, probe.hog_runtime_during < 5 * MS);
 }
 
+static void rt_hog_for(void *arg)
+{
+	delay_ns(*(uint64_t *)arg);
+}
+
+/* RT throttling on a CPU with nothing else to run: while the hog is
+ * throttled the CPU idles, and its tick (which ends the throttling) must
+ * not stop (nohz). About 95% of 2.5 s is its due; stuck, it gets 38%. */
+KTEST(sched, throttled_rt_hog_resumes_on_an_idle_cpu)
+{
+	uint64_t wall = 2500 * MS;
+	struct task *rt = task_create("rt-hog", rt_hog_for, &wall);
+	KASSERT(t, rt != NULL);
+	rt->cpus_allowed = 1ULL << last_cpu();
+	struct sched_param param = { .sched_priority = 10 };
+	KEXPECT_EQ(t, sched_setscheduler(rt->pid, SCHED_FIFO, &param), 0);
+	task_start(rt);
+	uint64_t t0 = clock_ns();
+	while (rt->state != TASK_DEAD && clock_ns() - t0 < 10 * wall)
+		sleep_ns(10 * MS);
+	uint64_t ran = rt->se.sum_exec_runtime, elapsed = clock_ns() - t0;
+	task_join(rt);
+	pr_info("  # the RT hog ran %llu of %llu ms", (unsigned long long)ran / MS, (unsigned long long)elapsed / MS);
+	KEXPECT(t, ran * 10 >= wall * 8);
+	KEXPECT(t, elapsed < 2 * wall);
+}
+
 struct affinity_probe {
 	cpumask_t allowed;
 	volatile int bad, samples;

@@ -258,7 +258,8 @@ void idle_loop(void)
 		 * wake-up cannot slip in between and leave us asleep. */
 		irq_disable();
 		if (!me->need_resched) {
-			tick_stop_idle();
+			if (!sched_tick_needed())
+				tick_stop_idle();
 			safe_halt();
 		}
 		else

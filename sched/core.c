@@ -496,6 +496,13 @@ void sched_yield_current(void)
 }
 
 /* The timer tick, on every CPU, interrupts off. */
+/* An idle CPU with tasks queued (RT tasks throttled till the period ends)
+ * needs its tick: rq_tick is what lets them run again. */
+bool sched_tick_needed(void)
+{
+	return cpu_rq(sched_this_cpu())->nr_running > 0;
+}
+
 void scheduler_tick(void)
 {
 	struct rq *rq = cpu_rq(sched_this_cpu());

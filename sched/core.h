@@ -12,6 +12,7 @@ void sched_init_idle(struct task *idle, int cpu); /* the caller becomes cpu's id
 void schedule(void);
 void preempt_schedule_irq(void);                  /* interrupt return: switch if asked to */
 void scheduler_tick(void);
+bool sched_tick_needed(void);                     /* may this idle CPU stop its tick? no if true */
 bool wake_up_process(struct task *p);             /* false if it was not sleeping */
 void wake_up_new_task(struct task *p);            /* first wake-up of a TASK_NEW task */
 void finish_task_switch(struct task *prev);
