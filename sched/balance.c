@@ -17,6 +17,7 @@
  */
 #include "sched/balance.h"
 #include "sched/core.h"
+#include "sched/trace.h"
 
 #define BALANCE_INTERVAL_BUSY_NS (16ULL * 1000 * 1000)
 #define BALANCE_INTERVAL_IDLE_NS (4ULL * 1000 * 1000)
@@ -158,6 +159,7 @@ void migrate_to_allowed_cpu(struct task *p)
 		bool waiting = p->on_rq && src->curr != p && !p->on_cpu && !allowed_on(p, src->cpu);
 		if (in_transit) {
 			update_rq_clock(dst);
+			trace_sched(TRACE_MIGRATE, dst->clock, p, NULL, p->cpu, dst->cpu);
 			p->cpu = dst->cpu;
 			p->stats.nr_migrations++;
 			activate_task(dst, p, ENQUEUE_MIGRATED);
