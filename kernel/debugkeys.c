@@ -50,7 +50,7 @@ static const struct debugkey keys[] = {
 	{ 'd', "dump the runqueues (sched_debug)", sched_debug_dump },
 	{ 't', "list every task with its scheduling statistics", show_tasks },
 	{ 'r', "start recording a scheduler trace afresh, or stop (docs/tracing.md)", trace_toggle },
-	{ 'w', "write the scheduler trace out (ftrace text; stops recording)", trace_dump },
+	{ 'w', "write the scheduler trace out (ftrace text; stops recording)", trace_dump_later },
 	{ 'o', "power off", power_off },
 	{ 'b', "reboot", power_reboot },
 };

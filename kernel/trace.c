@@ -23,6 +23,7 @@
 #include "kernel/task.h"
 #include "sched/trace.h"
 #include "sched/task.h"
+#include "sched/api.h"
 #include "arch/x86_64/cpu.h"
 #include "lib/printf.h"
 
@@ -218,9 +219,15 @@ static void print_runtime(struct task *p, void *arg)
 
 void trace_dump(void)
 {
+	static bool dumping;
+	if (__atomic_exchange_n(&dumping, true, __ATOMIC_ACQUIRE)) {
+		pr_info("trace: already being written out");
+		return;
+	}
 	stop();
 	if (!nrings) {
 		pr_info("trace: nothing recorded: boot with trace=sched, or press 'r' to record");
+		__atomic_store_n(&dumping, false, __ATOMIC_RELEASE);
 		return;
 	}
 	uint64_t next[MAX_CPUS], total = 0, written = 0;
@@ -256,4 +263,24 @@ void trace_dump(void)
 		print_entry(&rings[best].entries[next[best]++ % rings[best].size], best);
 	}
 	pr_info("trace: end");
+	__atomic_store_n(&dumping, false, __ATOMIC_RELEASE);
+}
+
+static void dump_task(void *arg)
+{
+	(void)arg;
+	trace_dump();
+}
+
+/* An RT task, so that busy fair tasks cannot slow the printing down. */
+void trace_dump_later(void)
+{
+	struct task *t = task_create("trace-dump", dump_task, NULL);
+	if (!t) {
+		pr_warn("trace: no memory for a task to write the trace out");
+		return;
+	}
+	sched_setscheduler(t->pid, SCHED_FIFO, &(struct sched_param){ 1 });
+	task_start(t);
+	task_detach(t);
 }

@@ -69,7 +69,7 @@ class Parse(unittest.TestCase):
         for i, line in enumerate(GOOD.splitlines()):
             lines.append(f"[    1.{i:06d}] cpu1: {line}")
             if i == 5:
-                lines.append("[    1.600000] cpu3: another CPU's message in between")
+                lines.append("[    1.600000] cpu3: demo: another message in between")
         lines += ["[    2.000000] cpu1: trace: end", "[    2.100000] cpu1: test: all passed"]
         self.assertEqual(tracefile.extract("\r\n".join(lines) + "\r\n"), GOOD)
 

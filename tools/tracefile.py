@@ -23,7 +23,6 @@ import ktap  # noqa: E402
 LINE = re.compile(r"^\s*(?P<comm>.+)-(?P<pid>\d+)\s+\[(?P<cpu>\d+)\]\s+\S{4}\s+"
                   r"(?P<sec>\d+)\.(?P<frac>\d{1,9}):\s+(?P<event>\w+):\s*(?P<args>.*)$")
 LOST = re.compile(r"^# lost cpu=(\d+) events=(\d+)$")
-LOG_CPU = re.compile(r"^\[\s*\d+\.\d+\] (cpu\d+): ")
 RUNTIME = re.compile(r"^# runtime pid=(\d+) ns=(\d+) comm=(.*)$")
 CPUS = re.compile(r"#P:(\d+)")
 
@@ -66,17 +65,15 @@ class Slice:
 
 def extract(log):
     """The ftrace text in a serial log (the last complete dump)."""
-    found, block, cpu = None, None, None
+    found, block = None, None
     for raw in log.splitlines():
-        m = LOG_CPU.match(raw)
         line = ktap.strip_prefix(raw)
         if line.startswith("trace: begin"):
-            block, cpu = [], m and m.group(1)
-        elif block is not None and m and m.group(1) == cpu:     # other CPUs' lines are not the trace
-            if line == "trace: end":
-                found, block = block, None
-            else:
-                block.append(line)
+            block = []
+        elif line == "trace: end" and block is not None:
+            found, block = block, None
+        elif block is not None and (line.startswith("#") or LINE.match(line)):
+            block.append(line)           # (other messages printed meanwhile are left out)
     if found is None:
         raise ValueError("no complete 'trace: begin' ... 'trace: end' block in the log")
     return "\n".join(found) + "\n"
