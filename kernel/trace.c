@@ -59,6 +59,7 @@ struct trace_ring {
 
 static struct trace_ring rings[MAX_CPUS];
 static int nrings;
+static bool dumping;                  /* the rings are being printed: leave them alone */
 
 static void copy_task(struct trace_task *t, const struct task *p)
 {
@@ -131,7 +132,9 @@ void trace_init(void)
 
 void trace_toggle(void)
 {
-	if (trace_on) {
+	if (__atomic_load_n(&dumping, __ATOMIC_ACQUIRE)) {
+		pr_info("trace: still being written out; try again after 'trace: end'");
+	} else if (trace_on) {
 		stop();
 		pr_info("trace: stopped; 'w' writes it out");
 	} else if (start()) {
@@ -219,7 +222,6 @@ static void print_runtime(struct task *p, void *arg)
 
 void trace_dump(void)
 {
-	static bool dumping;
 	if (__atomic_exchange_n(&dumping, true, __ATOMIC_ACQUIRE)) {
 		pr_info("trace: already being written out");
 		return;
