@@ -202,6 +202,9 @@ static void print_entry(const struct trace_entry *e, int cpu)
 	case TRACE_RT_UNTHROTTLE:
 		snprintf(body, sizeof(body), "sched_rt_unthrottle: cpu=%d", cpu);
 		break;
+	case TRACE_IDLE_BALANCE:
+		snprintf(body, sizeof(body), "sched_idle_balance: cpu=%d busiest_cpu=%lld", cpu, (long long)e->x);
+		break;
 	case TRACE_EXIT:
 		snprintf(body, sizeof(body), "sched_process_exit: comm=%s pid=%d prio=%d runtime_ns=%lld", a->comm,
 			 a->pid, a->prio, (long long)e->x);

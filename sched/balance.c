@@ -120,6 +120,9 @@ void idle_balance(struct rq *this_rq)
 	struct rq *busiest = find_busiest(this_rq);
 	if (!busiest)
 		return;
+	/* Stamped before pulling moves this clock on: the task that just left
+	 * was charged up to here, and the time until the switch is the balancer's. */
+	trace_sched(TRACE_IDLE_BALANCE, this_rq->clock, NULL, NULL, busiest->cpu, 0);
 	/* Lock order: let go of ours, then take both. */
 	spin_unlock(&this_rq->lock);
 	double_rq_lock(this_rq, busiest);

@@ -108,6 +108,15 @@ class Check(unittest.TestCase):
         near = replace_once(GOOD, "pid=2 prio=120 runtime_ns=5000000", "pid=2 prio=120 runtime_ns=5040000")
         self.assertEqual(failures(near), [])
 
+    def test_idle_balance_time_is_nobodys(self):
+        # a sleeps at 1.0031, but its CPU balanced from 1.0030 on: the kernel charged a until then.
+        charged = replace_once(GOOD, "pid=1 prio=120 runtime_ns=5000000", "pid=1 prio=120 runtime_ns=4900000")
+        self.assertTrue(any("a-1" in e for e in failures(charged)))
+        balanced = replace_once(charged, "               a-1     [000] d..2     1.003100: sched_switch",
+                                "               a-1     [000] d..2     1.003000000: sched_idle_balance: cpu=0 "
+                                "busiest_cpu=1\n               a-1     [000] d..2     1.003100: sched_switch")
+        self.assertEqual(failures(balanced), [])
+
     def test_no_task_to_compare_is_a_failure(self):
         unborn = GOOD.replace("sched_wakeup_new", "sched_wakeup")
         self.assertTrue(any("no task to compare" in e for e in failures(unborn)))

@@ -58,9 +58,13 @@ def check(trace, tolerance=0.01):
         off = abs(got - kernel_ns) / kernel_ns
         worst = max(worst, off)
         compared += 1
-        if off > tolerance:
+        if off > tolerance and len(runtime) < 20:
             runtime.append(f"{trace.names.get(pid, '?')}-{pid}: the switches give {got / 1e6:.3f} ms, "
                            f"the kernel charged {kernel_ns / 1e6:.3f} ms ({off:.2%} apart)")
+    wrong = sum(abs(ran.get(pid, 0) - ns) > tolerance * ns for pid, ns in trace.runtime.items()
+                if pid in born and pid not in running and ns)
+    if wrong > len(runtime):
+        runtime.append(f"... {wrong} tasks in all")
     if not compared:
         runtime.append("no task to compare (none both born in the trace and off the CPUs at its end)")
     return [(f"no event lost on {len(trace.lost)} CPUs", lost),

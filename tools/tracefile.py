@@ -128,11 +128,13 @@ def timeline(trace):
     where the switches do not pair up: a switch whose prev is not what ran
     on that CPU, or a task switched in while it runs on another CPU. A task
     running at the end gets a slice up to the last event. pid 0 is each
-    CPU's own idle task."""
+    CPU's own idle task. A slice ends at sched_idle_balance if the CPU
+    balanced on its way to the switch: from there to the switch the CPU
+    was in the balancer (the kernel charges nobody), not in the task."""
     slices, problems = [], []
-    running = {}                                  # cpu -> (pid, comm, since)
+    running = {}                                  # cpu -> (pid, comm, since; None while balancing)
     where = {}                                    # pid -> cpu, for pid != 0
-    switches = [e for e in trace.events if e.name == "sched_switch"]
+    switches = [e for e in trace.events if e.name in ("sched_switch", "sched_idle_balance")]
     i = 0
     while i < len(switches):
         # Everything at one instant leaves before anything arrives, so two
@@ -142,16 +144,20 @@ def timeline(trace):
             j += 1
         group = switches[i:j]
         for e in group:
-            prev = int(e.args["prev_pid"])
-            if e.cpu in running:
+            if e.cpu in running and running[e.cpu][2] is not None:
                 pid, comm, since = running[e.cpu]
-                if pid != prev:
-                    problems.append(f"{e.ts / 1e9:.9f} cpu{e.cpu}: switch from {e.args['prev_comm']}-{prev}, "
-                                    f"but {comm}-{pid} was running there")
                 slices.append(Slice(e.cpu, since, e.ts, pid, comm))
+                running[e.cpu] = (pid, comm, None)
+            if e.name != "sched_switch":
+                continue
+            prev = int(e.args["prev_pid"])
+            if e.cpu in running and running[e.cpu][0] != prev:
+                pid, comm, _ = running[e.cpu]
+                problems.append(f"{e.ts / 1e9:.9f} cpu{e.cpu}: switch from {e.args['prev_comm']}-{prev}, "
+                                f"but {comm}-{pid} was running there")
             if prev and where.get(prev) == e.cpu:
                 del where[prev]
-        for e in group:
+        for e in (e for e in group if e.name == "sched_switch"):
             nxt = int(e.args["next_pid"])
             if nxt and nxt in where:
                 problems.append(f"{e.ts / 1e9:.9f} cpu{e.cpu}: {e.args['next_comm']}-{nxt} switched in "
@@ -161,7 +167,8 @@ def timeline(trace):
             running[e.cpu] = (nxt, e.args["next_comm"], e.ts)
         i = j
     for cpu, (pid, comm, since) in sorted(running.items()):
-        slices.append(Slice(cpu, since, trace.end, pid, comm))
+        if since is not None:
+            slices.append(Slice(cpu, since, trace.end, pid, comm))
     return slices, problems
 
 
