@@ -246,7 +246,7 @@ void trace_dump(void)
 	pr_info("# tracer: nop");
 	pr_info("#");
 	pr_info("# entries-in-buffer/entries-written: %llu/%llu   #P:%d", (unsigned long long)total,
-		(unsigned long long)written, nrings);
+		(unsigned long long)written, nr_cpus < nrings ? nr_cpus : nrings);   /* CPUs started (maxcpus=) */
 	for (int cpu = 0; cpu < nrings; cpu++)
 		pr_info("# lost cpu=%d events=%llu", cpu, (unsigned long long)(rings[cpu].written - kept(&rings[cpu])));
 	for_each_task(print_runtime, NULL);
