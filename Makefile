@@ -54,7 +54,7 @@ OBJS     := $(C_SRCS:%.c=$(BUILD)/%.o) $(ASM_SRCS:%.asm=$(BUILD)/%.o)
 ELF      := $(BUILD)/leftmost.elf
 ISO      := $(BUILD)/leftmost.iso
 
-.PHONY: all run debug debug-test test test-matrix bench host-test tools-test clang-build deps clean
+.PHONY: all run debug debug-test test test-matrix bench trace host-test tools-test clang-build deps clean
 all: $(ISO)
 
 deps:
@@ -139,6 +139,7 @@ clang-build:
 	@$(MAKE) --no-print-directory CC=clang BUILD=$(BUILD)/clang $(BUILD)/clang/leftmost.elf
 
 test: deps
+	@tools/deps.sh browser || echo "deps: no chromium: the trace picture's render check will say SKIP"
 	@mkdir -p $(BUILD)
 	@$(MAKE) --no-print-directory host-test 2>&1 | tee $(BUILD)/host-test.log; \
 		test $${PIPESTATUS[0]} -eq 0 || exit 1
@@ -154,6 +155,28 @@ test-matrix: deps $(ELF)
 # The workloads next to Linux's figures: build/bench.md.
 bench: deps $(ELF)
 	@$(PYTHON) tools/bench.py --elf $(ELF)
+
+# make trace RUN='workload[:key=value,...][;workload...]': boot with the
+# scheduler trace on, run the workloads, and write build/trace/NAME.txt
+# (ftrace text, for ui.perfetto.dev) and NAME.svg (a timeline for any
+# browser), NAME being the first workload's; then print tools/schedstat's
+# per-task summary. docs/tracing.md explains it all.
+TRACE_SIZE    ?= 4096
+TRACE_TIMEOUT ?= 900
+TRACE_OUT = $(BUILD)/trace/$(firstword $(subst :, ,$(subst ;, ,$(RUN))))
+trace: deps $(ELF)
+	@test -n "$(RUN)" || { echo "usage: make trace RUN='workload[:key=value,...][;workload...]' (docs/tracing.md)"; exit 2; }
+	@mkdir -p $(BUILD)/trace
+	@tools/mkiso.sh $(ELF) $(TRACE_OUT).iso "trace=sched trace_size=$(TRACE_SIZE) run=$(RUN)"
+	@echo "make trace: booting with run=$(RUN); the trace is printed at the end (slow under TCG)"
+	@$(PYTHON) tools/qemu.py --iso $(TRACE_OUT).iso --smp $(SMP) --mem $(MEM) --accel $(ACCEL) \
+		--machine $(MACHINE) --timeout $(TRACE_TIMEOUT) --log $(TRACE_OUT).log < /dev/null > /dev/null; \
+		status=$$?; test $$status -eq 33 || echo "make trace: QEMU exit status $$status (33: every workload ran); see $(TRACE_OUT).log"
+	@$(PYTHON) tools/tracefile.py $(TRACE_OUT).log -o $(TRACE_OUT).txt
+	@$(PYTHON) tools/trace2svg $(TRACE_OUT).txt -o $(TRACE_OUT).svg > /dev/null
+	@echo "$(TRACE_OUT).txt: ftrace text; open it at ui.perfetto.dev"
+	@echo "$(TRACE_OUT).svg: the timeline; open it in a browser"
+	@$(PYTHON) tools/schedstat $(TRACE_OUT).txt
 
 clean:
 	rm -rf $(BUILD)

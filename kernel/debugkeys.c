@@ -6,6 +6,7 @@
 #include "kernel/kmalloc.h"
 #include "kernel/power.h"
 #include "kernel/task.h"
+#include "kernel/trace.h"
 #include "sched/debug.h"
 #include "arch/x86_64/time.h"
 
@@ -48,6 +49,8 @@ static const struct debugkey keys[] = {
 	{ 'm', "show memory use", show_memory },
 	{ 'd', "dump the runqueues (sched_debug)", sched_debug_dump },
 	{ 't', "list every task with its scheduling statistics", show_tasks },
+	{ 'r', "start recording a scheduler trace afresh, or stop (docs/tracing.md)", trace_toggle },
+	{ 'w', "write the scheduler trace out (ftrace text; stops recording)", trace_dump_later },
 	{ 'o', "power off", power_off },
 	{ 'b', "reboot", power_reboot },
 };

@@ -19,6 +19,7 @@
 #include "kernel/crash.h"
 #include "kernel/panic.h"
 #include "kernel/task.h"
+#include "kernel/trace.h"
 #include "user/workload.h"
 #include "user/demo.h"
 #include "sched/debug.h"
@@ -140,6 +141,7 @@ void __attribute__((noreturn)) kmain(uint64_t multiboot_info_phys)
 	smp_init_ipis();
 	timer_init();
 	tasks_init();
+	trace_init();
 	task_init_idle(0);
 	timer_start_this_cpu();
 	bsp->online = true;

@@ -4,6 +4,8 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/time.h"
 #include "kernel/memlayout.h"
+#include "kernel/trace.h"
+#include "sched/trace.h"
 
 bool test_mode;
 
@@ -74,6 +76,8 @@ static void __attribute__((noreturn)) debug_exit(int code)
 
 void power_test_exit(bool passed)
 {
+	if (trace_on)                     /* a traced run= or ktest= boot: the trace goes out first */
+		trace_dump();
 	pr_info("test: %s", passed ? "all passed" : "FAILED");
 	debug_exit(passed ? EXIT_PASS : EXIT_FAIL);
 }

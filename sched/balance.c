@@ -17,6 +17,7 @@
  */
 #include "sched/balance.h"
 #include "sched/core.h"
+#include "sched/trace.h"
 
 #define BALANCE_INTERVAL_BUSY_NS (16ULL * 1000 * 1000)
 #define BALANCE_INTERVAL_IDLE_NS (4ULL * 1000 * 1000)
@@ -119,6 +120,9 @@ void idle_balance(struct rq *this_rq)
 	struct rq *busiest = find_busiest(this_rq);
 	if (!busiest)
 		return;
+	/* Stamped before pulling moves this clock on: the task that just left
+	 * was charged up to here, and the time until the switch is the balancer's. */
+	trace_sched(TRACE_IDLE_BALANCE, this_rq->clock, NULL, NULL, busiest->cpu, 0);
 	/* Lock order: let go of ours, then take both. */
 	spin_unlock(&this_rq->lock);
 	double_rq_lock(this_rq, busiest);
@@ -200,6 +204,7 @@ void migrate_to_allowed_cpu(struct task *p)
 		bool waiting = p->on_rq && src->curr != p && !p->on_cpu && !allowed_on(p, src->cpu);
 		if (in_transit) {
 			update_rq_clock(dst);
+			trace_sched(TRACE_MIGRATE, dst->clock, p, NULL, p->cpu, dst->cpu);
 			p->cpu = dst->cpu;
 			p->stats.nr_migrations++;
 			activate_task(dst, p, ENQUEUE_MIGRATED);

@@ -14,6 +14,7 @@
 #include "sched/core.h"
 #include "sched/preempt.h"
 #include "sched/balance.h"
+#include "sched/trace.h"
 
 /* Weights by nice level (-20..19): each step is about 1.25x, so one nice
  * level moves about 10% of the CPU between two competing tasks. */
@@ -190,6 +191,7 @@ void check_preempt_curr(struct rq *rq, struct task *p)
 void move_queued_task(struct task *p, struct rq *src, struct rq *dst)
 {
 	deactivate_task(src, p, DEQUEUE_MIGRATE);
+	trace_sched(TRACE_MIGRATE, src->clock, p, NULL, src->cpu, dst->cpu);
 	p->cpu = dst->cpu;
 	p->stats.nr_migrations++;
 	activate_task(dst, p, ENQUEUE_MIGRATED);
@@ -261,6 +263,17 @@ void finish_task_switch(struct task *prev)
 		migrate_to_allowed_cpu(prev);   /* in transit: see __schedule() */
 }
 
+/* How prev leaves the CPU, for the trace. Preempted counts first: such a
+ * task stays queued whatever state it had just set (see below). */
+static enum trace_prev_state leaving_state(const struct task *prev, bool preempt)
+{
+	if (preempt)
+		return TRACE_PREV_PREEMPTED;
+	if (prev->state == TASK_SLEEPING)
+		return TRACE_PREV_SLEEPING;
+	return prev->state == TASK_DEAD ? TRACE_PREV_DEAD : TRACE_PREV_RUNNABLE;
+}
+
 /* Pick and switch. Interrupts are off; the runqueue lock is taken here and
  * released by whichever task runs next, in finish_task_switch(). A task
  * preempted (preempt) stays queued even if it had just marked itself
@@ -298,6 +311,9 @@ static void __schedule(bool preempt)
 	}
 	account_switch_in(rq, next);
 	rq->curr = next;
+	trace_sched(TRACE_SWITCH, rq->clock, prev, next, leaving_state(prev, preempt), 0);
+	if (prev->state == TASK_DEAD && !prev->on_rq)     /* its last switch: the total is final */
+		trace_sched(TRACE_EXIT, rq->clock, prev, NULL, (int64_t)prev->se.sum_exec_runtime, 0);
 	finish_task_switch(context_switch(prev, next));
 }
 
@@ -389,6 +405,7 @@ static void enqueue_woken(struct rq *rq, struct task *p, int flags)
 	p->stats.nr_wakeups++;
 	p->state = TASK_RUNNING;
 	activate_task(rq, p, flags);
+	trace_sched(TRACE_WAKEUP, rq->clock, p, NULL, rq->cpu, 0);
 	check_preempt_curr(rq, p);
 }
 
@@ -401,6 +418,8 @@ bool wake_up_process(struct task *p)
 			task_rq_unlock(rq, flags);
 			return false;
 		}
+		/* (Again if the loop goes round: a rare race, and a repeat is harmless.) */
+		trace_sched(TRACE_WAKING, sched_clock(), p, NULL, p->cpu, 0);
 		if (p->on_rq) {
 			/* It has not switched away yet: schedule() will see it running. */
 			p->state = TASK_RUNNING;
@@ -419,6 +438,7 @@ bool wake_up_process(struct task *p)
 		double_rq_lock(rq, dst);
 		bool unchanged = p->state == TASK_SLEEPING && !p->on_rq && p->cpu == rq->cpu;
 		if (unchanged) {
+			trace_sched(TRACE_MIGRATE, sched_clock(), p, NULL, p->cpu, cpu);
 			p->cpu = cpu;
 			p->stats.nr_migrations++;
 			enqueue_woken(dst, p, ENQUEUE_WAKEUP | ENQUEUE_MIGRATED);
@@ -445,6 +465,7 @@ void wake_up_new_task(struct task *p)
 	rq->nr_running++;
 	rq->load += task_load_weight(p);
 	p->stats.wait_start = rq->clock;
+	trace_sched(TRACE_WAKEUP_NEW, rq->clock, p, NULL, rq->cpu, 0);
 	check_preempt_curr(rq, p);
 	task_rq_unlock(rq, flags);
 }

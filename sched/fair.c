@@ -50,6 +50,7 @@
  */
 #include "sched/sched.h"
 #include "sched/fair.h"
+#include "sched/trace.h"
 #include "kernel/sysctl.h"
 
 /* 2 ms: early 2.6.23's 2 * 10^9 / HZ at HZ = 1000. Not scaled by CPU count,
@@ -192,6 +193,7 @@ static void enqueue_task_fair(struct rq *rq, struct task *p, int flags)
 	timeline_insert(cfs, se);
 	cfs->nr_running++;
 	cfs->load += se->weight;
+	trace_sched(TRACE_FAIR_ENQUEUE, rq->clock, p, NULL, (int64_t)se->vruntime, (int64_t)cfs->fair_clock);
 }
 
 static void dequeue_task_fair(struct rq *rq, struct task *p, int flags)
@@ -199,6 +201,7 @@ static void dequeue_task_fair(struct rq *rq, struct task *p, int flags)
 	struct cfs_rq *cfs = &rq->cfs;
 
 	update_curr(rq);
+	trace_sched(TRACE_FAIR_DEQUEUE, rq->clock, p, NULL, (int64_t)p->se.vruntime, (int64_t)cfs->fair_clock);
 	if (cfs->curr == p)
 		cfs->curr = NULL;                   /* running, so not in the tree; see the top */
 	else
@@ -252,6 +255,7 @@ static void task_new_fair(struct rq *rq, struct task *p)
 	timeline_insert(cfs, se);
 	cfs->nr_running++;
 	cfs->load += se->weight;
+	trace_sched(TRACE_FAIR_ENQUEUE, rq->clock, p, NULL, (int64_t)se->vruntime, (int64_t)cfs->fair_clock);
 }
 
 static void task_init_fair(struct rq *rq, struct task *p)
@@ -277,8 +281,10 @@ static void task_tick_fair(struct rq *rq, struct task *p)
 		return;                             /* nobody else to run */
 	int64_t ahead = (int64_t)(p->se.vruntime - task_of(left)->se.vruntime);
 	if (ahead > (int64_t)calc_delta_fair((uint64_t)sysctl_read(&sched_granularity_ns), &p->se) ||
-	    (debt_limit(cfs, &p->se, &limit) && !before(p->se.vruntime, limit)))
+	    (debt_limit(cfs, &p->se, &limit) && !before(p->se.vruntime, limit))) {
+		trace_sched(TRACE_TICK_PREEMPT, rq->clock, p, NULL, ahead, TRACE_TICK_FAIR);
 		resched_curr(rq);
+	}
 }
 
 uint64_t fair_wakeup_granularity_ns(void)

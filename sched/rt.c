@@ -21,6 +21,7 @@
  * turns it off.
  */
 #include "sched/sched.h"
+#include "sched/trace.h"
 #include "kernel/sysctl.h"
 
 static int64_t sched_rr_timeslice_ms = 100;
@@ -81,6 +82,7 @@ static void update_curr_rt(struct rq *rq, struct task *p)
 	rt->rt_time += delta;
 	if (!rt->throttled && rt->rt_time > runtime) {
 		rt->throttled = true;
+		trace_sched(TRACE_RT_THROTTLE, rq->clock, NULL, NULL, (int64_t)rt->rt_time, (int64_t)runtime);
 		resched_curr(rq);
 	}
 }
@@ -135,6 +137,7 @@ static void task_tick_rt(struct rq *rq, struct task *p)
 		return;
 	p->rt.time_slice = rr_timeslice_ns();
 	if (queue->next != queue->prev) {           /* not alone at its priority: rotate */
+		trace_sched(TRACE_TICK_PREEMPT, rq->clock, p, NULL, 0, TRACE_TICK_RR_SLICE);
 		requeue_task_rt(rq, p);
 		resched_curr(rq);
 	}
@@ -227,6 +230,7 @@ static void rq_tick_rt(struct rq *rq)
 	}
 	if (rt->throttled && (!limited || rt->rt_time < runtime)) {
 		rt->throttled = false;
+		trace_sched(TRACE_RT_UNTHROTTLE, rq->clock, NULL, NULL, 0, 0);
 		if (rt->nr_running)
 			resched_curr(rq);
 	}

@@ -8,7 +8,8 @@
 #          run    QEMU, OVMF (UEFI firmware), Python 3
 #          debug  gdb
 #          clang  clang, for the clang build check
-#          all    every group above
+#          browser  chromium, to render the trace SVG (make test asks for it)
+#          all    every group above but browser
 #   --check  only report what is missing (exit 1 if anything is)
 # Silent when everything is present, so `make run` can call it every time.
 set -eu
@@ -17,6 +18,7 @@ build="gcc make binutils nasm grub-common grub-pc-bin grub-efi-amd64-bin xorriso
 run="qemu-system-x86 ovmf python3"
 debug="gdb"
 clang="clang"
+browser="chromium"
 
 check=0
 if [ "${1:-}" = "--check" ]; then check=1; shift; fi
@@ -31,7 +33,8 @@ for w in "$@"; do
         run)   want="$want $run" ;;
         debug) want="$want $debug" ;;
         clang) want="$want $clang" ;;
-        -*)    echo "usage: $0 [--check] [build|run|debug|clang|all|PACKAGE...]" >&2; exit 2 ;;
+        browser) want="$want $browser" ;;
+        -*)    echo "usage: $0 [--check] [build|run|debug|clang|browser|all|PACKAGE...]" >&2; exit 2 ;;
         *)     want="$want $w" ;;
     esac
 done

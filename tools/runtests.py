@@ -32,6 +32,7 @@ import ktap  # noqa: E402
 import results  # noqa: E402
 import qemu  # noqa: E402
 import sched_debug  # noqa: E402
+import tracecheck  # noqa: E402
 
 SUITES_FILE = os.path.join(ROOT, "tests", "kernel-suites.txt")
 PASS, FAIL, PANIC = 33, 35, 37           # QEMU exit status for the verdicts
@@ -216,6 +217,8 @@ def try_config(cfg, elf, echo):
                        interactive=False)
     with open(log, errors="replace") as f:
         r = judge(cfg, status, f.read())
+    if "trace" in cfg.flags:
+        tracecheck.check_boot(r, log, cfg.name)
     r.seconds = time.monotonic() - start
     return r
 

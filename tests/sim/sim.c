@@ -8,6 +8,7 @@
 #include "kernel/sysctl.h"
 #include "kernel/errno.h"
 #include "kernel/ktest.h"
+#include "sched/trace.h"
 
 static int ncpus, hz;
 static int this_cpu_id;
@@ -131,6 +132,39 @@ bool timer_cancel(struct timer *t)
 	return false;
 }
 
+/* ---- sched/trace.h: the switches, for the tests ---- */
+
+bool trace_on;
+static struct sim_switch trace_log[SIM_TRACE_MAX];
+static int trace_len;
+static bool trace_overflow;
+
+void trace_record(enum trace_type type, uint64_t ts, const struct task *a, const struct task *b,
+		  int64_t x, int64_t y)
+{
+	(void)x, (void)y;
+	if (type != TRACE_SWITCH)
+		return;
+	if (trace_len == SIM_TRACE_MAX)
+		trace_overflow = true;
+	else
+		trace_log[trace_len++] = (struct sim_switch){ ts, this_cpu_id, a, b };
+}
+
+void sim_trace_start(void)
+{
+	trace_len = 0;
+	trace_overflow = false;
+	trace_on = true;
+}
+
+int sim_trace(const struct sim_switch **log, bool *overflow)
+{
+	*log = trace_log;
+	*overflow = trace_overflow;
+	return trace_len;
+}
+
 /* ---- the machine ---- */
 
 void sim_on_cpu(int cpu) { this_cpu_id = cpu; }
@@ -170,6 +204,7 @@ int64_t sim_sysctl_get(const char *name)
 void sim_reset(int cpus, int ticks_per_second)
 {
 	save_or_restore_defaults();
+	trace_on = false;
 	ncpus = cpus;
 	hz = ticks_per_second;
 	now = 1 * SIM_S;                  /* not 0: 0 means "never" in some fields */

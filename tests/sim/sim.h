@@ -66,4 +66,16 @@ int64_t sim_sysctl_get(const char *name);
 /* Run code "on" a CPU: sched_this_cpu() answers cpu meanwhile. */
 void sim_on_cpu(int cpu);
 
+/* The trace points (sched/trace.h): from sim_trace_start() on, the switches
+ * are kept, up to SIM_TRACE_MAX (then sim_trace() reports an overflow). */
+#define SIM_TRACE_MAX 65536
+struct sim_switch {
+	uint64_t ts;
+	int cpu;
+	const struct task *prev, *next;
+};
+void sim_trace_start(void);
+/* The switches kept; *overflow is set if some were not. */
+int sim_trace(const struct sim_switch **log, bool *overflow);
+
 #endif

@@ -1,0 +1,46 @@
+/*
+ * Scheduler trace points: part of the platform boundary (sched/platform.h).
+ * sched/ says what happened; the platform records it. The kernel keeps
+ * per-CPU ring buffers and prints them as ftrace text (kernel/trace.c,
+ * docs/tracing.md); the host simulator keeps the switches so a test can
+ * check that they pair up (tests/sim/).
+ *
+ * Cost when tracing is off: one load of trace_on and a branch predicted
+ * not taken (the record function is never called).
+ */
+#pragma once
+#include <stdbool.h>
+#include <stdint.h>
+
+struct task;
+
+/* What each event means, and what its x and y carry. */
+enum trace_type {
+	TRACE_SWITCH,          /* a (prev) -> b (next); x: enum trace_prev_state */
+	TRACE_WAKING,          /* a is being woken; x: the CPU it last ran on */
+	TRACE_WAKEUP,          /* a is queued, runnable; x: its CPU */
+	TRACE_WAKEUP_NEW,      /* a new task is queued; x: its CPU */
+	TRACE_MIGRATE,         /* a moves; x: from CPU, y: to CPU */
+	TRACE_FAIR_ENQUEUE,    /* a enters the timeline; x: its key (vruntime), y: fair_clock */
+	TRACE_FAIR_DEQUEUE,    /* a leaves it; x, y: as enqueue */
+	TRACE_TICK_PREEMPT,    /* the tick asks a to give way; x: ns ahead of the leftmost (fair), y: enum trace_tick_reason */
+	TRACE_RT_THROTTLE,     /* this CPU's RT tasks used their budget; x: RT ns this period, y: the budget */
+	TRACE_RT_UNTHROTTLE,   /* a new period: RT tasks may run again */
+	TRACE_EXIT,            /* a has switched away for the last time; x: its total CPU ns (sum_exec_runtime) */
+	TRACE_IDLE_BALANCE,    /* this CPU, left with nothing to run, looks for tasks to pull; x: from CPU */
+};
+
+enum trace_prev_state { TRACE_PREV_RUNNABLE, TRACE_PREV_PREEMPTED, TRACE_PREV_SLEEPING, TRACE_PREV_DEAD };
+enum trace_tick_reason { TRACE_TICK_FAIR, TRACE_TICK_RR_SLICE };
+
+/* The platform's switch and recorder: ts in ns of sched_clock(). */
+extern bool trace_on;
+void trace_record(enum trace_type type, uint64_t ts, const struct task *a, const struct task *b,
+		  int64_t x, int64_t y);
+
+static inline void trace_sched(enum trace_type type, uint64_t ts, const struct task *a, const struct task *b,
+			       int64_t x, int64_t y)
+{
+	if (__builtin_expect(__atomic_load_n(&trace_on, __ATOMIC_RELAXED), 0))
+		trace_record(type, ts, a, b, x, y);
+}
