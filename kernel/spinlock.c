@@ -40,6 +40,20 @@ void spin_unlock(struct spinlock *lock)
 	preempt_enable();
 }
 
+bool spin_trylock(struct spinlock *lock)
+{
+	preempt_disable();
+	/* Free means owner == next; the ticket taken is then the one served. */
+	uint16_t ticket = __atomic_load_n(&lock->owner, __ATOMIC_RELAXED);
+	if (__atomic_compare_exchange_n(&lock->next, &ticket, (uint16_t)(ticket + 1), false,
+					__ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+		lock->holder_cpu = this_cpu()->id;
+		return true;
+	}
+	preempt_enable();
+	return false;
+}
+
 bool spin_is_locked(const struct spinlock *lock)
 {
 	return __atomic_load_n(&lock->owner, __ATOMIC_RELAXED) !=

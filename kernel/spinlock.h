@@ -18,6 +18,7 @@ struct spinlock {
 
 void spin_lock(struct spinlock *lock);
 void spin_unlock(struct spinlock *lock);
+bool spin_trylock(struct spinlock *lock);  /* take it only if it is free now; true if taken */
 bool spin_is_locked(const struct spinlock *lock);
 uint64_t spin_lock_irqsave(struct spinlock *lock);
 void spin_unlock_irqrestore(struct spinlock *lock, uint64_t flags);

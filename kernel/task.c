@@ -264,7 +264,9 @@ void idle_loop(void)
 		}
 		else
 			irq_enable();
-		if (me->need_resched)
+		if (me->need_resched) {
+			tick_restart();       /* polling found work with no interrupt */
 			schedule();
+		}
 	}
 }

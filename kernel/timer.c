@@ -169,14 +169,16 @@ void tick_stop_idle(void)
 	spin_unlock(&q->lock);
 }
 
-void tick_irq_enter(void)
+void tick_restart(void)
 {
+	uint64_t flags = irq_save();
 	struct timer_queue *q = &queues[this_cpu()->id];
-	if (!q->tick_stopped)
-		return;
-	q->tick_stopped = false;
-	uint64_t period = 1000000000ULL / (uint64_t)hz, now = clock_ns();
-	timer_start(&tick_timers[this_cpu()->id], now - now % period + period);
+	if (q->tick_stopped) {
+		q->tick_stopped = false;
+		uint64_t period = 1000000000ULL / (uint64_t)hz, now = clock_ns();
+		timer_start(&tick_timers[this_cpu()->id], now - now % period + period);
+	}
+	irq_restore(flags);
 }
 
 /* heartbeat=: every CPU's tick count, and its rise since last time. */

@@ -26,5 +26,5 @@ bool timer_cancel(struct timer *t);
 void timer_init(void);                /* boot CPU: calibrate, install the handler */
 void timer_start_this_cpu(void);      /* start this CPU's tick */
 void tick_stop_idle(void);            /* idle, interrupts off: no tick until an interrupt */
-void tick_irq_enter(void);            /* every interrupt: restart a stopped tick */
+void tick_restart(void);              /* every interrupt, and idle finding work: restart a stopped tick */
 unsigned timer_hz(void);

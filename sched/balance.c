@@ -115,17 +115,20 @@ void periodic_balance(struct rq *this_rq)
 	double_rq_unlock(this_rq, busiest);
 }
 
+/*
+ * Our lock stays held throughout: the task schedule() is switching away
+ * from is still on this CPU, and were our lock free, a wake-up could queue
+ * it on another CPU before its stack is. So busiest's lock is only tried;
+ * if it is taken, this CPU idles, and a busy CPU's kick brings it back.
+ */
 void idle_balance(struct rq *this_rq)
 {
 	struct rq *busiest = find_busiest(this_rq);
-	if (!busiest)
+	if (!busiest || !spin_trylock(&busiest->lock))
 		return;
 	/* Stamped before pulling moves this clock on: the task that just left
 	 * was charged up to here, and the time until the switch is the balancer's. */
 	trace_sched(TRACE_IDLE_BALANCE, this_rq->clock, NULL, NULL, busiest->cpu, 0);
-	/* Lock order: let go of ours, then take both. */
-	spin_unlock(&this_rq->lock);
-	double_rq_lock(this_rq, busiest);
 	if (busiest->nr_running >= 2)
 		pull_tasks(this_rq, busiest, false);
 	spin_unlock(&busiest->lock);

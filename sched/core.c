@@ -14,6 +14,7 @@
 #include "sched/core.h"
 #include "sched/preempt.h"
 #include "sched/balance.h"
+#include "sched/debug.h"
 #include "sched/trace.h"
 
 /* Weights by nice level (-20..19): each step is about 1.25x, so one nice
@@ -239,8 +240,9 @@ static void account_switch_in(struct rq *rq, struct task *next)
 
 static struct task *context_switch(struct task *prev, struct task *next)
 {
-	/* next may still be leaving another CPU (a wake-up can queue a task
-	 * before its last switch away has finished): its stack is not free yet. */
+	/* next may still be leaving another CPU, its stack in use (a balancer
+	 * never moves such a task, and a wake-up waits for the runqueue lock,
+	 * which is held until the switch is done): a backstop. */
 	while (__atomic_load_n(&next->on_cpu, __ATOMIC_ACQUIRE))
 		sched_cpu_relax();
 	next->on_cpu = true;
@@ -298,7 +300,7 @@ static void __schedule(bool preempt)
 	}
 	prev->sched_class->put_prev_task(rq, prev);
 	if (rq->nr_running == 0)
-		idle_balance(rq);            /* may unlock and relock rq */
+		idle_balance(rq);
 
 	struct task *next = pick_next_task(rq);
 	if (next == prev) {
@@ -543,10 +545,12 @@ void scheduler_tick(void)
 	bool balance_due = rq->clock >= rq->next_balance;
 	spin_unlock(&rq->lock);
 
-	if (stuck)
+	if (stuck) {
+		sched_debug_dump();          /* what was waiting, and why it did not run */
 		sched_bug("soft lockup: cpu%d has run %s for %llu ms without switching while %u tasks wait",
 			  rq->cpu, curr->name, (unsigned long long)(rq->clock - rq->last_schedule) / 1000000,
 			  rq->nr_running - 1);
+	}
 	if (balance_due)
 		periodic_balance(rq);
 	if (rq->nr_running >= 2)

@@ -360,6 +360,32 @@ TEST(sched_a_token_ring_does_not_starve_a_hog)
 	expect_consistent(1);
 }
 
+/* Sleepers woken with credit, and tasks that leave and come back, must not
+ * carry the fair clock away from the tasks themselves: a newcomer placed at
+ * the fair clock would then wait for all of them to catch up. */
+TEST(sched_newcomer_waits_little_after_many_sleepers)
+{
+	struct sim_task *s[20];
+	sim_reset(1, 1000);
+	sim_sysctl("sched_child_runs_first", 0);
+	for (int i = 0; i < 20; i++) {
+		s[i] = sim_task("sleeper", 100000 + 37000 * (uint64_t)i, 500000 + 91000 * (uint64_t)i);
+		sim_start(s[i], 0);
+	}
+	struct sim_task *hog = sim_task("hog", 0, 0);
+	sim_start(hog, 0);
+	sim_run(5 * SIM_S);
+	struct sim_task *newcomer = sim_task("newcomer", 0, 0);
+	sim_start(newcomer, 0);
+	uint64_t started = sim_now();
+	while (!newcomer->first_run_at && sim_now() < started + 10 * SIM_S)
+		sim_run(SIM_MS / 10);
+	uint64_t waited = newcomer->first_run_at ? newcomer->first_run_at - started : 10 * SIM_S;
+	printf("# the newcomer waited %llu us\n", (unsigned long long)waited / 1000);
+	if (waited > 50 * SIM_MS)
+		test_fail(__FILE__, __LINE__, "the newcomer waited %llu ms", (unsigned long long)waited / SIM_MS);
+}
+
 TEST(sched_new_task_runs_first_when_asked)
 {
 	for (int runs_first = 0; runs_first <= 1; runs_first++) {

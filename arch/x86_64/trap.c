@@ -97,12 +97,12 @@ void trap_dispatch(struct trap_frame *f)
 		handle_exception(f);
 		return;
 	}
+	tick_restart();                  /* whatever woke an idle CPU, its tick runs again */
 	if (f->vector >= VEC_LEGACY_PIC && f->vector < VEC_LEGACY_PIC + 16)
 		return;                    /* spurious from the masked 8259: no EOI */
 	if (f->vector == VEC_SPURIOUS)
 		return;                    /* the LAPIC's spurious vector takes no EOI either */
 
-	tick_irq_enter();
 	irq_handler_fn handler = irq_handlers[f->vector];
 	if (handler)
 		handler(f);

@@ -98,6 +98,12 @@ void spin_unlock(struct spinlock *lock)
 }
 
 uint64_t spin_lock_irqsave(struct spinlock *lock) { spin_lock(lock); return 0; }
+
+bool spin_trylock(struct spinlock *lock)
+{
+	spin_lock(lock);              /* nobody else can hold it: one thread */
+	return true;
+}
 void spin_unlock_irqrestore(struct spinlock *lock, uint64_t flags) { (void)flags; spin_unlock(lock); }
 bool spin_is_locked(const struct spinlock *lock) { return lock->holder_cpu >= 0; }
 
