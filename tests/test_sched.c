@@ -360,6 +360,17 @@ TEST(sched_a_token_ring_does_not_starve_a_hog)
 	expect_consistent(1);
 }
 
+/* Start a hog on cpu0 now; how long until it first runs (10 s if never). */
+static uint64_t newcomer_first_run(void)
+{
+	struct sim_task *newcomer = sim_task("newcomer", 0, 0);
+	sim_start(newcomer, 0);
+	uint64_t started = sim_now();
+	while (!newcomer->first_run_at && sim_now() < started + 10 * SIM_S)
+		sim_run(SIM_MS / 10);
+	return newcomer->first_run_at ? newcomer->first_run_at - started : 10 * SIM_S;
+}
+
 /* Sleepers woken with credit, and tasks that leave and come back, must not
  * carry the fair clock away from the tasks themselves: a newcomer placed at
  * the fair clock would then wait for all of them to catch up. */
@@ -372,15 +383,9 @@ TEST(sched_newcomer_waits_little_after_many_sleepers)
 		s[i] = sim_task("sleeper", 100000 + 37000 * (uint64_t)i, 500000 + 91000 * (uint64_t)i);
 		sim_start(s[i], 0);
 	}
-	struct sim_task *hog = sim_task("hog", 0, 0);
-	sim_start(hog, 0);
+	sim_start(sim_task("hog", 0, 0), 0);
 	sim_run(5 * SIM_S);
-	struct sim_task *newcomer = sim_task("newcomer", 0, 0);
-	sim_start(newcomer, 0);
-	uint64_t started = sim_now();
-	while (!newcomer->first_run_at && sim_now() < started + 10 * SIM_S)
-		sim_run(SIM_MS / 10);
-	uint64_t waited = newcomer->first_run_at ? newcomer->first_run_at - started : 10 * SIM_S;
+	uint64_t waited = newcomer_first_run();
 	printf("# the newcomer waited %llu us\n", (unsigned long long)waited / 1000);
 	if (waited > 50 * SIM_MS)
 		test_fail(__FILE__, __LINE__, "the newcomer waited %llu ms", (unsigned long long)waited / SIM_MS);
@@ -454,15 +459,9 @@ static uint64_t newcomer_wait(int64_t history_ns)
 	sim_sysctl("sched_granularity_ns", 100 * (int64_t)SIM_MS);
 	sim_sysctl("sched_child_runs_first", 0);
 	sim_sysctl("sched_max_hog_history_ns", history_ns);
-	struct sim_task *hog = sim_task("hog", 0, 0);
-	sim_start(hog, 0);
+	sim_start(sim_task("hog", 0, 0), 0);
 	sim_run(SIM_S);
-	struct sim_task *newcomer = sim_task("newcomer", 0, 0);
-	sim_start(newcomer, 0);
-	uint64_t started = sim_now();
-	while (!newcomer->first_run_at && sim_now() < started + SIM_S)
-		sim_run(SIM_MS / 10);
-	return newcomer->first_run_at - started;
+	return newcomer_first_run();
 }
 
 TEST(sched_max_hog_history_bounds_a_hogs_lead)
