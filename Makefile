@@ -146,8 +146,10 @@ test: deps
 	@$(MAKE) --no-print-directory tools-test
 	@$(MAKE) --no-print-directory clang-build
 	@$(MAKE) --no-print-directory $(ELF)
-	@$(MAKE) --no-print-directory debug-test
-	@$(PYTHON) tools/runtests.py --suite default --elf $(ELF) --host-summary $(BUILD)/host-test.log
+	@$(MAKE) --no-print-directory debug-test 2>&1 | tee $(BUILD)/debug-test.log; \
+		test $${PIPESTATUS[0]} -eq 0 || exit 1
+	@$(PYTHON) tools/runtests.py --suite default --elf $(ELF) \
+		--host-summary $(BUILD)/host-test.log --host-summary $(BUILD)/debug-test.log
 
 test-matrix: deps $(ELF)
 	@$(PYTHON) tools/runtests.py --suite matrix --elf $(ELF)

@@ -9,7 +9,7 @@ Configurations come from tests/kernel-suites.txt (its header explains the
 format). For each one: build build/iso/NAME.iso with tools/mkiso.sh, boot
 it with tools/qemu.py, keep the serial log in build/test-logs/NAME.log and
 judge it. Prints one line per configuration, then "N passed, N failed"
-counting KTAP leaf tests (plus the host tests' counts, --host-summary).
+counting KTAP leaf tests (plus the counts of tests run before, --host-summary).
 Exit status 1 if anything failed.
 """
 
@@ -242,10 +242,10 @@ def host_counts(path):
         with open(path, errors="replace") as f:
             found = re.findall(r"(\d+) passed, (\d+) failed", f.read())
     except OSError as e:
-        print(f"FAIL host tests: cannot read {path}: {e.strerror}")
+        print(f"FAIL earlier tests: cannot read {path}: {e.strerror}")
         return 0, 1
     if not found:
-        print(f"FAIL host tests: no 'N passed, N failed' line in {path}")
+        print(f"FAIL earlier tests: no 'N passed, N failed' line in {path}")
         return 0, 1
     return int(found[-1][0]), int(found[-1][1])
 
@@ -261,8 +261,9 @@ def main(argv=None):
     ap.add_argument("--elf", default=os.path.join(ROOT, "build", "leftmost.elf"))
     ap.add_argument("--configs", metavar="FILE", default=SUITES_FILE,
                     help="configuration list (default tests/kernel-suites.txt)")
-    ap.add_argument("--host-summary", metavar="FILE",
-                    help="add the host tests' 'N passed, N failed' from FILE")
+    ap.add_argument("--host-summary", metavar="FILE", action="append", default=[],
+                    help="add the 'N passed, N failed' of tests run before (host tests, "
+                         "the GDB session) from FILE; may be repeated")
     ap.add_argument("-v", "--verbose", action="store_true",
                     help="show the serial output (with --jobs 1)")
     a = ap.parse_args(argv)
@@ -291,9 +292,10 @@ def main(argv=None):
     print(f"runtests: {len(configs)} configuration(s), {a.jobs} at a time, "
           f"logs in build/test-logs/", flush=True)
     passed = failed = skipped = skipped_configs = 0
-    if a.host_summary:
-        passed, failed = host_counts(a.host_summary)
-        print(f"host tests: {passed} passed, {failed} failed ({a.host_summary})")
+    for path in a.host_summary:
+        p, f = host_counts(path)
+        passed, failed = passed + p, failed + f
+        print(f"earlier tests: {p} passed, {f} failed ({path})")
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs))
     echo = a.verbose and a.jobs == 1
     try:
