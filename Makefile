@@ -154,9 +154,12 @@ test: deps
 test-matrix: deps $(ELF)
 	@$(PYTHON) tools/runtests.py --suite matrix --elf $(ELF)
 
-# The workloads next to Linux's figures: build/bench.md.
+# The workloads next to Linux's figures: build/bench.md. Linux's guest kernel
+# runs tickless (NO_HZ_IDLE), so the comparison boots with nohz=on (not yet
+# the default: docs/decisions.md); `make bench BENCH_CMDLINE=` measures the default.
+BENCH_CMDLINE ?= nohz=on
 bench: deps $(ELF)
-	@$(PYTHON) tools/bench.py --elf $(ELF)
+	@$(PYTHON) tools/bench.py --elf $(ELF) --cmdline '$(BENCH_CMDLINE)'
 
 # make trace RUN='workload[:key=value,...][;workload...]': boot with the
 # scheduler trace on, run the workloads, and write build/trace/NAME.txt

@@ -2,6 +2,7 @@
 """make bench: run the workloads at -smp 4 and compare them with Linux 6.1.
 
   tools/bench.py [--elf build/leftmost.elf] [--log FILE] [--out build/bench.md]
+                 [--cmdline 'BOOT PARAMETERS']
 
 Boots the kernel once with the same workload list (and parameters) as the
 Linux peer suite (../shared/peer/initramfs/suite.sh), reads the RESULT lines,
@@ -78,14 +79,15 @@ ROWS = [
 ]
 
 
-def boot(elf, log):
-    """Boot each list in turn; the logs, one after the other."""
+def boot(elf, log, cmdline):
+    """Boot each list in turn (cmdline: boot parameters added to each); the
+    logs, one after the other."""
     text = ""
     for n, run in enumerate(RUNS, 1):
         iso = os.path.join(ROOT, "build", "iso", f"bench{n}.iso")
         part = f"{log}.{n}"
         os.makedirs(os.path.dirname(iso), exist_ok=True)
-        subprocess.run([os.path.join(TOOLS, "mkiso.sh"), elf, iso, "run=" + run], check=True)
+        subprocess.run([os.path.join(TOOLS, "mkiso.sh"), elf, iso, f"{cmdline} run={run}".strip()], check=True)
         print(f"bench: boot {n} of {len(RUNS)}: run={run}", flush=True)
         status = subprocess.call([sys.executable, os.path.join(TOOLS, "qemu.py"), "--iso", iso, "--smp", "4",
                                   "--timeout", "900", "--log", part], stdout=subprocess.DEVNULL)
@@ -126,8 +128,10 @@ def main():
     ap.add_argument("--elf", default=os.path.join(ROOT, "build", "leftmost.elf"))
     ap.add_argument("--log", help="read this log instead of booting")
     ap.add_argument("--out", default=os.path.join(ROOT, "build", "bench.md"))
+    ap.add_argument("--cmdline", default="", help="boot parameters added to every boot")
     a = ap.parse_args()
-    text = open(a.log, errors="replace").read() if a.log else boot(a.elf, os.path.join(ROOT, "build", "bench.log"))
+    text = (open(a.log, errors="replace").read() if a.log
+            else boot(a.elf, os.path.join(ROOT, "build", "bench.log"), a.cmdline))
     found = results.parse(text)
 
     lines = ["| workload | figure | leftmost | Linux 6.1 | leftmost / Linux | goal | met |",
@@ -143,7 +147,8 @@ def main():
                      f"{goal_text(goal)} | {met(goal, value, found)} |")
     table = "\n".join(lines) + "\n"
     with open(a.out, "w") as f:
-        f.write("# leftmost vs Linux 6.1, same QEMU (TCG, -smp 4, 2 host cores)\n\n" + table)
+        f.write("# leftmost vs Linux 6.1, same QEMU (TCG, -smp 4, 2 host cores)\n\n"
+                f"Boot parameters added: {a.cmdline or 'none'}\n\n" + table)
     print(table, end="")
     print(f"(written to {os.path.relpath(a.out, ROOT)}; RESULT lines in the log)")
     for r in found:
