@@ -12,6 +12,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/lapic.h"
 #include "arch/x86_64/trap.h"
+#include "arch/x86_64/time.h"
 #include "lib/printf.h"
 
 volatile int panic_cpu = -1;
@@ -113,6 +114,26 @@ static void print_registers(const struct trap_frame *f)
 	       (unsigned long long)read_cr3(), (unsigned long long)read_cr4());
 }
 
+/* Where the NMI found each other CPU: a hang between CPUs shows both ends. */
+static void print_other_cpus(int me)
+{
+	uint64_t deadline = clock_ns() + 100000000ULL;
+	for (int i = 0; i < nr_cpus; i++) {
+		if (i == me || !cpus[i].online)
+			continue;
+		while (!cpus[i].stopped_at && clock_ns() < deadline)
+			cpu_relax();
+		const struct trap_frame *f = cpus[i].stopped_at;
+		if (!f) {
+			pr_emerg("cpu%d did not answer the NMI", i);
+			continue;
+		}
+		pr_emerg("cpu%d was running %s, interrupts %s:", i, cpus[i].context ? cpus[i].context : "?",
+			 f->rflags & RFLAGS_IF ? "on" : "off");
+		backtrace_print(f->rip, f->rsp, f->rbp);
+	}
+}
+
 static void __attribute__((noreturn)) vpanic(const struct trap_frame *frame, const char *fmt, va_list ap)
 {
 	irq_disable();
@@ -135,6 +156,7 @@ static void __attribute__((noreturn)) vpanic(const struct trap_frame *frame, con
 	} else {
 		backtrace_print(0, 0, 0);
 	}
+	print_other_cpus(me);
 	power_panic_exit();
 }
 

@@ -24,6 +24,7 @@ struct cpu {
 	const char *context;          /* what runs here, for messages ("idle/2") */
 	struct task *current;         /* the task running here; NULL before the scheduler starts */
 	struct fault_record last_fault;
+	const struct trap_frame *volatile stopped_at;   /* where a panic's NMI stopped it */
 	struct arch_cpu arch;
 };
 

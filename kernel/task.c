@@ -155,11 +155,13 @@ void sched_task_dead(struct task *p)
 	uint64_t flags = spin_lock_irqsave(&p->exited.lock);
 	p->finished = true;
 	bool joinable = p->joinable;
+	/* The joiner is woken before the lock goes: once it is free, the
+	 * joiner may see `finished` and free p. */
+	if (joinable)
+		wake_up_locked(&p->exited, 1 << 30);
 	spin_unlock_irqrestore(&p->exited.lock, flags);
-	if (joinable) {
-		wake_up_all(&p->exited);
+	if (joinable)
 		return;
-	}
 	flags = spin_lock_irqsave(&zombies_lock);
 	list_add_tail(&zombies, &p->wait_node);
 	spin_unlock_irqrestore(&zombies_lock, flags);
@@ -169,6 +171,11 @@ void sched_task_dead(struct task *p)
 int task_join(struct task *p)
 {
 	wait_event(&p->exited, p->finished);
+	/* `finished` is set under this lock by the CPU p died on, which may
+	 * still be waking us: take the lock once, so that CPU is done with p
+	 * before p is freed. */
+	uint64_t flags = spin_lock_irqsave(&p->exited.lock);
+	spin_unlock_irqrestore(&p->exited.lock, flags);
 	int code = p->exit_code;
 	sched_task_put(p);
 	return code;

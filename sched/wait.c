@@ -42,7 +42,7 @@ void wait_sleep(struct wait_queue *wq, uint64_t flags)
 }
 
 /* Wake up to nr waiters, oldest first; wq->lock held. */
-static int wake_up_locked(struct wait_queue *wq, int nr)
+int wake_up_locked(struct wait_queue *wq, int nr)
 {
 	int woken = 0;
 	while (woken < nr && !list_empty(&wq->waiters)) {

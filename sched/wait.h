@@ -40,6 +40,9 @@ void wait_sleep(struct wait_queue *wq, uint64_t flags);   /* unlock and schedule
 
 int wake_up_one(struct wait_queue *wq);           /* returns how many were woken */
 int wake_up_all(struct wait_queue *wq);
+/* The same with wq->lock already held: for a waker that must not touch the
+ * queue once it lets go (a waiter may then free it). Wakes up to nr. */
+int wake_up_locked(struct wait_queue *wq, int nr);
 
 /* A completion: one side waits until the other says "done". */
 struct completion {

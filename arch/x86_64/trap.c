@@ -80,9 +80,12 @@ static void __attribute__((noreturn)) fatal_exception(struct trap_frame *f)
 static void handle_exception(struct trap_frame *f)
 {
 	if (f->vector == VEC_NMI) {
-		/* The panicking CPU stops the others with an NMI. */
-		if (panic_cpu >= 0)
+		/* The panicking CPU stops the others with an NMI, and tells
+		 * where each one was. */
+		if (panic_cpu >= 0) {
+			this_cpu()->stopped_at = f;
 			halt_forever();
+		}
 		pr_warn("NMI received (no reason known): ignored");
 		return;
 	}
