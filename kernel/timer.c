@@ -28,6 +28,8 @@ BOOT_PARAM_BOOL("nohz", nohz, "stop the tick on idle CPUs (experimental)");
 
 unsigned timer_hz(void) { return (unsigned)hz; }
 
+static uint64_t tick_period_ns(void) { return 1000000000ULL / (uint64_t)hz; }
+
 /*
  * Each CPU's pending timers, earliest first. The LAPIC timer is programmed
  * (one-shot) for the earliest; `running` is the timer whose function runs
@@ -141,7 +143,7 @@ static void timer_interrupt(struct trap_frame *frame)
  */
 static void tick(struct timer *t)
 {
-	uint64_t period = 1000000000ULL / (uint64_t)hz, now = clock_ns();
+	uint64_t period = tick_period_ns(), now = clock_ns();
 	uint64_t periods = 1 + (now - t->expires) / period;
 	this_cpu()->ticks += periods;
 	timer_start(t, t->expires + periods * period);
@@ -177,7 +179,7 @@ void tick_restart(void)
 	struct timer_queue *q = &queues[this_cpu()->id];
 	if (q->tick_stopped) {
 		q->tick_stopped = false;
-		uint64_t period = 1000000000ULL / (uint64_t)hz, now = clock_ns();
+		uint64_t period = tick_period_ns(), now = clock_ns();
 		timer_start(&tick_timers[this_cpu()->id], now - now % period + period);
 	}
 	irq_restore(flags);
@@ -222,7 +224,7 @@ void timer_init(void)
 
 void timer_start_this_cpu(void)
 {
-	timer_start(&tick_timers[this_cpu()->id], clock_ns() + 1000000000ULL / (uint64_t)hz);
+	timer_start(&tick_timers[this_cpu()->id], clock_ns() + tick_period_ns());
 	if (this_cpu()->id != 0)
 		return;
 	if (heartbeat_seconds)
@@ -323,7 +325,7 @@ static void probe_fire(struct timer *t)
 KTEST(timer, fires_once_on_time)
 {
 	struct probe p = { .timer = TIMER_INIT(probe_fire) };
-	uint64_t period = 1000000000ULL / (uint64_t)hz;
+	uint64_t period = tick_period_ns();
 	uint64_t expires = clock_ns() + 2 * period + period / 2;
 	timer_start(&p.timer, expires);
 	delay_ns(10 * period + 20000000);
