@@ -149,6 +149,54 @@ KTEST(sched, rt_task_preempts_fair_hog)
 	KEXPECT(t, probe.hog_runtime_during < 5 * MS);
 }
 
+/* A wake-up from task context that preempts the waker, of a task that last
+ * ran on another CPU: the switch must come as soon as the waker's
+ * interrupts are back on, before wake_up_process() returns, not at the
+ * next tick. */
+struct preempting_wakeup {
+	struct wait_queue wq;
+	volatile bool go, woken_ran, ran_before_return;
+	struct task *sleeper;
+};
+
+static void wait_then_mark(void *arg)
+{
+	struct preempting_wakeup *w = arg;
+	wait_event(&w->wq, w->go);
+	w->woken_ran = true;
+}
+
+static void wake_and_look(void *arg)
+{
+	struct preempting_wakeup *w = arg;
+	while (w->sleeper->state != TASK_SLEEPING || w->sleeper->on_cpu)
+		sleep_ns(MS);
+	sched_setaffinity(w->sleeper->pid, 1ULL << 0);     /* asleep: it stays on cpu1 until woken */
+	w->go = true;
+	wake_up_process(w->sleeper);
+	w->ran_before_return = w->woken_ran;
+}
+
+KTEST(sched, preempting_wakeup_switches_before_it_returns)
+{
+	if (nr_cpus < 2)
+		KSKIP(t, "needs two CPUs");
+	struct preempting_wakeup w = { .sleeper = NULL };
+	wait_queue_init(&w.wq, "preempting_wakeup");
+	w.sleeper = task_create("rt-sleeper", wait_then_mark, &w);
+	struct task *waker = task_create("waker", wake_and_look, &w);
+	KASSERT(t, w.sleeper && waker);
+	w.sleeper->cpus_allowed = 1ULL << 1;
+	waker->cpus_allowed = 1ULL << 0;
+	struct sched_param param = { .sched_priority = 50 };
+	KEXPECT_EQ(t, sched_setscheduler(w.sleeper->pid, SCHED_FIFO, &param), 0);
+	task_start(w.sleeper);
+	task_start(waker);
+	task_join(waker);
+	task_join(w.sleeper);
+	KEXPECT(t, w.ran_before_return);
+}
+
 static void rt_hog_for(void *arg)
 {
 	delay_ns(*(uint64_t *)arg);

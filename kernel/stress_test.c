@@ -7,6 +7,7 @@
  * it is skipped unless stress_seconds is set.)
  */
 #include "kernel/ktest.h"
+#include "lib/string.h"
 #include "kernel/task.h"
 #include "kernel/percpu.h"
 #include "kernel/pmm.h"
@@ -120,9 +121,53 @@ static void churner(void *arg)
 	}
 }
 
-struct ledger {
-	size_t pages;
+/*
+ * The rule that no task is ever lost (sched_check_task): every task is
+ * running, queued, or asleep with a wake-up registered. Read without the
+ * scheduler's locks, a task can look lost for an instant (a waker has taken
+ * it off its wait queue and not yet queued it), so a task is reported only
+ * when it looks lost in two scans 50 ms apart without having switched or
+ * been woken in between.
+ */
+#define SUSPECTS 16
+struct suspect {
+	int pid;
+	uint64_t switches, wakeups;
 };
+static struct suspect suspects[SUSPECTS], seen_before[SUSPECTS];
+static int nr_suspects, nr_seen_before;
+static volatile uint64_t lost_tasks;
+
+static void scan_task(struct task *p, void *arg)
+{
+	(void)arg;
+	char why[160];
+	if (nr_suspects == SUSPECTS || sched_check_task(p, why, sizeof(why)))
+		return;
+	struct suspect now = { p->pid, p->stats.nr_switches, p->stats.nr_wakeups };
+	for (int i = 0; i < nr_seen_before; i++) {
+		struct suspect *was = &seen_before[i];
+		if (was->pid == now.pid && was->switches == now.switches && was->wakeups == now.wakeups) {
+			pr_err("  # lost task: %s", why);
+			lost_tasks++;
+			return;                           /* reported once: not a suspect again */
+		}
+	}
+	suspects[nr_suspects++] = now;
+}
+
+static void lost_task_watcher(void *arg)
+{
+	(void)arg;
+	while (!stopping) {
+		nr_suspects = 0;
+		for_each_task(scan_task, NULL);
+		memcpy(seen_before, suspects, sizeof(suspects));
+		nr_seen_before = nr_suspects;
+		sleep_ns(50 * MS);
+	}
+}
+
 
 /* Every page is free, or kept by kmalloc's small-block lists, or a page table
  * (freed stacks kept for reuse are given back first). */
@@ -140,8 +185,11 @@ KTEST(stress, churn_tasks_policies_affinity)
 	size_t live_blocks_before = kmalloc_live_blocks(), pages_before = pages_accounted();
 	mutex_init(&shared_mutex, "stress");
 	stopping = false;
-	created = exited = changes = mutex_rounds = shared_counter = 0;
+	created = exited = changes = mutex_rounds = shared_counter = lost_tasks = 0;
+	nr_seen_before = 0;
 
+	struct task *watcher = task_spawn("lost_watcher", lost_task_watcher, NULL);
+	KASSERT(t, watcher != NULL);
 	struct task *workers[SPAWNERS + CHURNERS];
 	for (int i = 0; i < SPAWNERS + CHURNERS; i++) {
 		workers[i] = task_spawn(i < SPAWNERS ? "spawner" : "churner", i < SPAWNERS ? spawner : churner,
@@ -157,12 +205,14 @@ KTEST(stress, churn_tasks_policies_affinity)
 	stopping = true;
 	for (int i = 0; i < SPAWNERS + CHURNERS; i++)
 		task_join(workers[i]);
+	task_join(watcher);
 	for (int i = 0; i < 500 && tasks_alive() != alive_before; i++)
 		sleep_ns(10 * MS);             /* the reaper catches up with the detached */
 
 	pr_info("  # %llu tasks created, %llu exited, %llu changes, %llu mutex rounds", (unsigned long long)created,
 		(unsigned long long)exited, (unsigned long long)changes, (unsigned long long)mutex_rounds);
-	KEXPECT(t, created > 1000);
+	KEXPECT(t, created >= 20 * (uint64_t)stress_seconds);   /* it churned, even traced on a busy host */
+	KEXPECT_EQ(t, lost_tasks, 0);
 	KEXPECT_EQ(t, exited, created);
 	KEXPECT_EQ(t, shared_counter, mutex_rounds);
 	KEXPECT_EQ(t, tasks_alive(), alive_before);

@@ -17,6 +17,7 @@
 #include "kernel/sysctl.h"
 #include "arch/x86_64/time.h"
 #include "sched/core.h"
+#include "sched/preempt.h"
 #include "arch/x86_64/context.h"
 #include "arch/x86_64/cpu.h"
 #include "lib/string.h"
@@ -87,6 +88,7 @@ void __attribute__((noreturn)) task_entry(struct task *prev)
 {
 	finish_task_switch(prev);
 	irq_enable();
+	preempt_check_resched();          /* a wake-up may have asked for a switch meanwhile */
 	struct task *me = sched_current();
 	me->entry(me->arg);
 	task_exit(0);

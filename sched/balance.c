@@ -18,6 +18,7 @@
 #include "sched/balance.h"
 #include "sched/core.h"
 #include "sched/trace.h"
+#include "sched/preempt.h"
 
 #define BALANCE_INTERVAL_BUSY_NS (16ULL * 1000 * 1000)
 #define BALANCE_INTERVAL_IDLE_NS (4ULL * 1000 * 1000)
@@ -82,9 +83,9 @@ static bool runs_best_served(const struct rq *this_rq)
 {
 	uint64_t mine = this_rq->curr->se.sum_exec_runtime;
 	for (int cpu = 0; cpu < sched_nr_cpus(); cpu++) {
-		const struct rq *rq = cpu_rq(cpu);
+		const struct rq *rq = cpu_rq(cpu);   /* not locked: read only what it publishes */
 		if (rq != this_rq && sched_cpu_online(cpu) && rq->nr_running == this_rq->nr_running &&
-		    rq->curr->se.sum_exec_runtime > mine)
+		    __atomic_load_n(&rq->curr_runtime, __ATOMIC_RELAXED) > mine)
 			return false;
 	}
 	return true;
@@ -203,7 +204,7 @@ void migrate_to_allowed_cpu(struct task *p)
 			double_rq_unlock(src, dst);
 			continue;
 		}
-		bool in_transit = p->state == TASK_RUNNING && !p->on_rq && !p->on_cpu;
+		bool in_transit = p->in_transit && !p->on_cpu;
 		bool waiting = p->on_rq && src->curr != p && !p->on_cpu && !allowed_on(p, src->cpu);
 		if (in_transit) {
 			update_rq_clock(dst);
@@ -220,5 +221,5 @@ void migrate_to_allowed_cpu(struct task *p)
 		double_rq_unlock(src, dst);
 		break;
 	}
-	sched_irq_restore(flags);
+	sched_irq_restore_resched(flags);
 }

@@ -9,6 +9,7 @@
 #include "sched/check.h"
 #include "sched/core.h"
 #include "lib/printf.h"
+#include "kernel/timer.h"
 
 static bool vruntime_less(const struct rb_node *a, const struct rb_node *b)
 {
@@ -75,8 +76,31 @@ bool sched_check_rq(struct rq *rq, char *why, size_t len)
 	if (rq->rt.nr_running != rt_queued + rt_running)
 		return fail(why, len, "rt nr_running %u, but %u queued", rq->rt.nr_running, rt_queued);
 
+	if (rq->curr_prio != rq->curr->prio)
+		return fail(why, len, "curr_prio %d, but the running %s has prio %d", rq->curr_prio, rq->curr->name,
+			    rq->curr->prio);
 	if (rq->nr_running != cfs->nr_running + rq->rt.nr_running)
 		return fail(why, len, "nr_running %u, but fair %u + rt %u", rq->nr_running, cfs->nr_running,
 			    rq->rt.nr_running);
+	return true;
+}
+
+/*
+ * The rule that no task is ever lost: a task is running, queued, on its way
+ * to another runqueue, finished, or asleep with something registered that
+ * will wake it: a wait queue it is on, or a pending timer. A sleeper with
+ * none of these will sleep for ever.
+ */
+bool sched_check_task(const struct task *p, char *why, size_t len)
+{
+	if (p->state == TASK_NEW || p->state == TASK_DEAD || p->on_rq || p->on_cpu || p->in_transit)
+		return true;
+	if (p->state == TASK_RUNNING)
+		return fail(why, len, "%s (pid %d) is runnable but on no runqueue", p->name, p->pid);
+	bool on_wait_queue = !list_empty(&p->wait_node);
+	bool timer_armed = p->wake_timer && p->wake_timer->cpu >= 0;
+	if (!on_wait_queue && !timer_armed)
+		return fail(why, len, "%s (pid %d) sleeps (state %d) with nothing to wake it: no wait queue, %s",
+			    p->name, p->pid, p->state, p->wake_timer ? "its timer not armed" : "no timer");
 	return true;
 }

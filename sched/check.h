@@ -1,4 +1,4 @@
-/* Consistency checks of a runqueue, for tests (sched/check.c). */
+/* Consistency checks of a runqueue and of a task, for tests (sched/check.c). */
 #pragma once
 #include <stdbool.h>
 #include <stddef.h>
@@ -6,3 +6,5 @@
 
 /* true if rq is consistent; else false and why says what is wrong. */
 bool sched_check_rq(struct rq *rq, char *why, size_t len);
+/* true if p is running, queued, moving, or asleep with a wake-up registered. */
+bool sched_check_task(const struct task *p, char *why, size_t len);

@@ -52,6 +52,17 @@ void update_rq_clock(struct rq *rq)
 		rq->clock = now;
 }
 
+/*
+ * What other CPUs read of this CPU's running task without our lock: they
+ * must never dereference rq->curr, which may exit and be freed meanwhile,
+ * so the figures they need are copied here, under our lock.
+ */
+static void publish_curr(struct rq *rq)
+{
+	__atomic_store_n(&rq->curr_prio, rq->curr->prio, __ATOMIC_RELAXED);
+	__atomic_store_n(&rq->curr_runtime, rq->curr->se.sum_exec_runtime, __ATOMIC_RELAXED);
+}
+
 uint64_t task_load_weight(const struct task *p)
 {
 	if (task_has_rt_policy(p))
@@ -104,6 +115,7 @@ void sched_init_idle(struct task *idle, int cpu)
 	idle->state = TASK_RUNNING;
 	idle->on_cpu = true;
 	rq->idle = rq->curr = idle;
+	publish_curr(rq);
 	update_rq_clock(rq);
 	rq->last_schedule = rq->clock;
 	sched_set_current(idle);
@@ -148,10 +160,21 @@ void double_rq_unlock(struct rq *a, struct rq *b)
 }
 
 /* The core's half of queueing: the class files the task, the core counts it. */
+/* p is about to be queued on rq: if it is the first to wait there, the
+ * lockup clock starts now (not at the CPU's last switch, which may be long
+ * ago on an idle CPU without a tick). */
+static void start_waiting(struct rq *rq, const struct task *p)
+{
+	if (p != rq->curr && rq_nr_waiting(rq) == 0)
+		rq->wait_since = rq->clock;
+}
+
 void activate_task(struct rq *rq, struct task *p, int flags)
 {
+	start_waiting(rq, p);
 	p->sched_class->enqueue_task(rq, p, flags);
 	p->on_rq = true;
+	p->in_transit = false;
 	rq->nr_running++;
 	rq->load += task_load_weight(p);
 	if (p != rq->curr)
@@ -164,6 +187,13 @@ void deactivate_task(struct rq *rq, struct task *p, int flags)
 	p->on_rq = false;
 	rq->nr_running--;
 	rq->load -= task_load_weight(p);
+}
+
+/* Tasks queued on rq that are not running: the ones a stuck CPU keeps waiting. */
+unsigned rq_nr_waiting(const struct rq *rq)
+{
+	bool curr_queued = rq->curr != rq->idle && rq->curr->on_rq;
+	return rq->nr_running - curr_queued;
 }
 
 void resched_curr(struct rq *rq)
@@ -250,19 +280,24 @@ static struct task *context_switch(struct task *prev, struct task *next)
 	return sched_switch_to(prev, next);
 }
 
+/* Dead for good only once off the queue for that reason: a task preempted
+ * between marking itself dead and its last schedule() will still run again. */
+static bool left_for_good(const struct task *prev)
+{
+	return prev->state == TASK_DEAD && !prev->on_rq && !prev->in_transit;
+}
+
 /* The rest of a switch, in the task that now runs: prev has left its stack. */
 void finish_task_switch(struct task *prev)
 {
 	struct rq *rq = cpu_rq(sched_this_cpu());
-	/* Dead for good only once off the queue: a task preempted between
-	 * marking itself dead and its last schedule() will still run again. */
-	bool dead = prev->state == TASK_DEAD && !prev->on_rq;
+	bool dead = left_for_good(prev), moving = prev->in_transit;
 	__atomic_store_n(&prev->on_cpu, false, __ATOMIC_RELEASE);
 	spin_unlock(&rq->lock);
 	if (dead)
 		sched_task_dead(prev);
-	else if (prev->state == TASK_RUNNING && !prev->on_rq && prev != rq->idle)
-		migrate_to_allowed_cpu(prev);   /* in transit: see __schedule() */
+	else if (moving)
+		migrate_to_allowed_cpu(prev);   /* see __schedule() */
 }
 
 /* How prev leaves the CPU, for the trace. Preempted counts first: such a
@@ -278,8 +313,9 @@ static enum trace_prev_state leaving_state(const struct task *prev, bool preempt
 
 /* Pick and switch. Interrupts are off; the runqueue lock is taken here and
  * released by whichever task runs next, in finish_task_switch(). A task
- * preempted (preempt) stays queued even if it had just marked itself
- * sleeping: it has not yet done what makes sure it will be woken. */
+ * preempted (preempt) stays runnable even if it had just marked itself
+ * sleeping or dead: it has not yet done what makes sure it will be woken
+ * (armed its timer, say), or its last switch. */
 static void __schedule(bool preempt)
 {
 	struct rq *rq = cpu_rq(sched_this_cpu());
@@ -295,8 +331,10 @@ static void __schedule(bool preempt)
 		prev->stats.sleep_start = rq->clock;
 	} else if (prev->on_rq && !(prev->cpus_allowed & (1ULL << rq->cpu))) {
 		/* Its affinity changed while it ran: it leaves this runqueue now and
-		 * finish_task_switch() queues it elsewhere once its stack is free. */
+		 * finish_task_switch() queues it elsewhere once its stack is free,
+		 * whatever state it had marked itself with. */
 		deactivate_task(rq, prev, DEQUEUE_MIGRATE);
+		prev->in_transit = true;
 	}
 	prev->sched_class->put_prev_task(rq, prev);
 	if (rq->nr_running == 0)
@@ -313,8 +351,9 @@ static void __schedule(bool preempt)
 	}
 	account_switch_in(rq, next);
 	rq->curr = next;
+	publish_curr(rq);
 	trace_sched(TRACE_SWITCH, rq->clock, prev, next, leaving_state(prev, preempt), 0);
-	if (prev->state == TASK_DEAD && !prev->on_rq)     /* its last switch: the total is final */
+	if (left_for_good(prev))                         /* its last switch: the total is final */
 		trace_sched(TRACE_EXIT, rq->clock, prev, NULL, (int64_t)prev->se.sum_exec_runtime, 0);
 	finish_task_switch(context_switch(prev, next));
 }
@@ -353,9 +392,12 @@ void preempt_schedule_irq(void)
 
 /*
  * Where should a waking task run? Its previous CPU if that is idle (its
- * cache may still be warm), else any idle CPU it may use, else the previous
- * CPU unless another is clearly lighter. An RT task also looks for a CPU
- * running something less urgent.
+ * cache may still be warm), else the waker's if idle (an interrupt woke it
+ * there; the data it passes is there), else any idle CPU it may use,
+ * looking from the previous CPU's neighbour on, so that every CPU gets its
+ * turn, not the low-numbered ones first. Else the previous CPU unless
+ * another is clearly lighter. An RT task also looks for a CPU running
+ * something less urgent.
  */
 static bool cpu_usable(const struct task *p, int cpu)
 {
@@ -368,21 +410,45 @@ static bool cpu_idle(int cpu)
 	return rq->curr == rq->idle && rq->nr_running == 0;
 }
 
+static int curr_prio(int cpu)
+{
+	return __atomic_load_n(&cpu_rq(cpu)->curr_prio, __ATOMIC_RELAXED);
+}
+
+static bool runs_less_urgent(const struct task *p, int cpu)
+{
+	return curr_prio(cpu) > p->prio;
+}
+
+/* The first usable CPU, from prev's neighbour round to prev, that passes ok. */
+static int next_cpu_where(const struct task *p, int prev, bool (*ok)(const struct task *p, int cpu))
+{
+	int n = sched_nr_cpus();
+	for (int i = 1; i <= n; i++) {
+		int cpu = (prev + i) % n;
+		if (cpu_usable(p, cpu) && ok(p, cpu))
+			return cpu;
+	}
+	return -1;
+}
+
+static bool idle_for(const struct task *p, int cpu)
+{
+	(void)p;
+	return cpu_idle(cpu);
+}
+
 static int select_task_rq(const struct task *p)
 {
-	int prev = p->cpu, n = sched_nr_cpus();
+	int prev = p->cpu, waker = sched_this_cpu(), cpu;
 	if (cpu_usable(p, prev) && cpu_idle(prev))
 		return prev;
-	for (int cpu = 0; cpu < n; cpu++)
-		if (cpu_usable(p, cpu) && cpu_idle(cpu))
-			return cpu;
-	if (task_has_rt_policy(p)) {
-		if (cpu_usable(p, prev) && cpu_rq(prev)->curr->prio > p->prio)
-			return prev;
-		for (int cpu = 0; cpu < n; cpu++)
-			if (cpu_usable(p, cpu) && cpu_rq(cpu)->curr->prio > p->prio)
-				return cpu;
-	}
+	if (cpu_usable(p, waker) && cpu_idle(waker))
+		return waker;
+	if ((cpu = next_cpu_where(p, prev, idle_for)) >= 0)
+		return cpu;
+	if (task_has_rt_policy(p) && (cpu = next_cpu_where(p, prev - 1, runs_less_urgent)) >= 0)
+		return cpu;
 	/* Every CPU is busy: stay, unless another carries no more load than
 	 * this one does without p. Tasks that sleep often are thus balanced as
 	 * they wake (the balancer sees them queued only briefly), and when the
@@ -446,7 +512,7 @@ bool wake_up_process(struct task *p)
 			enqueue_woken(dst, p, ENQUEUE_WAKEUP | ENQUEUE_MIGRATED);
 		}
 		double_rq_unlock(rq, dst);
-		sched_irq_restore(flags);
+		sched_irq_restore_resched(flags);
 		if (unchanged)
 			return true;
 	}
@@ -462,6 +528,7 @@ void wake_up_new_task(struct task *p)
 	p->sched_class = class_for_policy(p->policy);
 	p->sched_class->task_init(rq, p);
 	p->state = TASK_RUNNING;
+	start_waiting(rq, p);
 	p->sched_class->task_new(rq, p);         /* enqueues it */
 	p->on_rq = true;
 	rq->nr_running++;
@@ -500,6 +567,7 @@ void sched_change_task(struct task *p, int policy, int rt_priority, int nice)
 		activate_task(rq, p, 0);
 	if (running) {
 		p->sched_class->set_curr_task(rq);
+		publish_curr(rq);
 		resched_curr(rq);
 	} else if (queued) {
 		check_preempt_curr(rq, p);
@@ -535,21 +603,21 @@ void scheduler_tick(void)
 	update_rq_clock(rq);
 	struct task *curr = rq->curr;
 	curr->sched_class->task_tick(rq, curr);
+	publish_curr(rq);
 	for_each_class(class)
 		if (class->rq_tick)
 			class->rq_tick(rq);
-	/* The lockup clock runs only while some task waits. */
-	if (rq->nr_running <= 1)
-		rq->last_schedule = rq->clock;
-	bool stuck = rq->clock - rq->last_schedule > LOCKUP_NS && !task_has_rt_policy(curr);
+	/* Stuck: some task has waited this long, and no switch came meanwhile. */
+	unsigned waiting = rq_nr_waiting(rq);
+	uint64_t since = rq->last_schedule > rq->wait_since ? rq->last_schedule : rq->wait_since;
+	bool stuck = waiting && rq->clock - since > LOCKUP_NS && !task_has_rt_policy(curr);
 	bool balance_due = rq->clock >= rq->next_balance;
 	spin_unlock(&rq->lock);
 
 	if (stuck) {
 		sched_debug_dump();          /* what was waiting, and why it did not run */
 		sched_bug("soft lockup: cpu%d has run %s for %llu ms without switching while %u tasks wait",
-			  rq->cpu, curr->name, (unsigned long long)(rq->clock - rq->last_schedule) / 1000000,
-			  rq->nr_running - 1);
+			  rq->cpu, curr->name, (unsigned long long)(rq->clock - since) / 1000000, waiting);
 	}
 	if (balance_due)
 		periodic_balance(rq);

@@ -30,4 +30,5 @@ void deactivate_task(struct rq *rq, struct task *p, int flags);
 void move_queued_task(struct task *p, struct rq *src, struct rq *dst);
 void check_preempt_curr(struct rq *rq, struct task *p);
 uint64_t task_load_weight(const struct task *p);
+unsigned rq_nr_waiting(const struct rq *rq);       /* queued, not running */
 const struct sched_class *class_for_policy(int policy);

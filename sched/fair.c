@@ -109,11 +109,14 @@ static void timeline_erase(struct cfs_rq *cfs, struct sched_entity *se)
  * behind it, even while the tasks that run are behind it too (a ring of
  * sleepers passing a token: docs/scheduler.md). It is also pulled up to the
  * smaller of the running task's and the leftmost's vruntime, so it cannot
- * lag every task of the runqueue.
+ * lag every task of the runqueue. A task alone is owed nothing by anyone,
+ * so then only the pull-up moves it: a hog that fell behind while a woken
+ * sleeper ran catches up by running alone, instead of keeping that lag
+ * until it outweighs the next sleeper's credit (docs/scheduler.md).
  */
 static void update_fair_clock(struct cfs_rq *cfs, uint64_t delta)
 {
-	if (cfs->load)                              /* no overflow for delta below 2^54 ns: 208 days */
+	if (cfs->nr_running > 1)                    /* no overflow for delta below 2^54 ns: 208 days */
 		cfs->fair_clock += delta * NICE_0_WEIGHT / cfs->load;
 	struct rb_node *left = rb_first_cached(&cfs->timeline);
 	if (!cfs->curr && !left)
@@ -214,7 +217,14 @@ static void dequeue_task_fair(struct rq *rq, struct task *p, int flags)
 	update_fair_clock(cfs, 0);
 }
 
-/* sched_yield(): behind every other fair task here, just after the rightmost. */
+/*
+ * sched_yield(): behind every other fair task here, just after the
+ * rightmost; but at most 2 G of its own time past fair_clock. Equal tasks
+ * lie within about G of each other, so among them it still goes last; a
+ * much lighter task's key may be seconds of our time ahead (a SCHED_IDLE
+ * task's runs 512 times as fast as the clock), and following it there
+ * would cost the yielder those seconds.
+ */
 static void requeue_task_fair(struct rq *rq, struct task *p)
 {
 	struct cfs_rq *cfs = &rq->cfs;
@@ -227,6 +237,9 @@ static void requeue_task_fair(struct rq *rq, struct task *p)
 	if (queued)
 		timeline_erase(cfs, &p->se);
 	uint64_t behind = task_of(last)->se.vruntime + 1;
+	uint64_t furthest = cfs->fair_clock + calc_delta_fair(2 * (uint64_t)sysctl_read(&sched_granularity_ns), &p->se);
+	if (before(furthest, behind))
+		behind = furthest;
 	if (before(p->se.vruntime, behind))
 		p->se.vruntime = behind;
 	if (queued)
@@ -258,15 +271,29 @@ static void task_new_fair(struct rq *rq, struct task *p)
 	trace_sched(TRACE_FAIR_ENQUEUE, rq->clock, p, NULL, (int64_t)se->vruntime, (int64_t)cfs->fair_clock);
 }
 
+/*
+ * p's weight comes from its nice level or policy. It is off the queue here
+ * (new, or taken off for the change), so its vruntime is relative to
+ * fair_clock: a lag in timeline ns, worth lag * weight / 1024 ns of CPU.
+ * A new weight rescales it so that this real-time lag stays the same; kept
+ * as it was, a SCHED_IDLE task made normal would carry 512 times its debt.
+ */
 static void task_init_fair(struct rq *rq, struct task *p)
 {
 	(void)rq;
+	uint32_t old = p->se.weight;
 	if (p->policy == SCHED_IDLE) {
 		p->se.weight = IDLE_POLICY_WEIGHT;
 		p->se.inv_weight = (uint32_t)((1ULL << 32) / IDLE_POLICY_WEIGHT);
 	} else {
 		p->se.weight = sched_prio_to_weight[p->static_prio - MAX_RT_PRIO];
 		p->se.inv_weight = sched_prio_to_wmult[p->static_prio - MAX_RT_PRIO];
+	}
+	if (old && old != p->se.weight) {           /* lag * old / new, the division as a multiply */
+		bool ahead = (int64_t)p->se.vruntime > 0;
+		uint64_t size = ahead ? p->se.vruntime : 0 - p->se.vruntime;
+		size = (uint64_t)(((unsigned __int128)size * old * p->se.inv_weight) >> 32);
+		p->se.vruntime = ahead ? size : 0 - size;
 	}
 }
 

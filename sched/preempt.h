@@ -26,10 +26,25 @@ static inline void preempt_enable_no_resched(void)
 		p->preempt_count--;
 }
 
-static inline void preempt_enable(void)
+/* A reschedule asked for while we could not switch (preemption or interrupts
+ * were off) is acted on as soon as we can: call this whenever either comes
+ * back on, or the switch waits for the next interrupt, up to a tick. */
+static inline void preempt_check_resched(void)
 {
-	preempt_enable_no_resched();
 	struct task *p = sched_current();
 	if (p && p->preempt_count == 0 && p->need_resched)
 		preempt_schedule();
+}
+
+/* Interrupts back as they were, then act on a reschedule asked for meanwhile. */
+static inline void sched_irq_restore_resched(uint64_t flags)
+{
+	sched_irq_restore(flags);
+	preempt_check_resched();
+}
+
+static inline void preempt_enable(void)
+{
+	preempt_enable_no_resched();
+	preempt_check_resched();
 }

@@ -41,14 +41,18 @@ struct rq {
 	unsigned nr_running;              /* tasks queued in any class (running counts; idle does not) */
 	uint64_t load;                    /* their weights summed: what balancing compares */
 	uint64_t clock;                   /* ns, sched_clock() at the last update_rq_clock() */
-	struct task *curr;                /* running now */
+	struct task *curr;                /* running now: only with lock held (it may exit and be freed) */
+	int curr_prio;                    /* curr's prio and CPU time so far, copied under the lock for */
+	uint64_t curr_runtime;            /* other CPUs to read without it (updated at switch and tick) */
 	struct task *idle;                /* this CPU's idle task */
 	struct cfs_rq cfs;
 	struct rt_rq rt;
 	uint64_t nr_switches;
 	uint64_t next_balance;            /* clock at which the tick balances next */
 	uint64_t next_kick;               /* clock before which it wakes no idle CPU */
-	uint64_t last_schedule;           /* clock at the last schedule(): the lockup watchdog watches it */
+	uint64_t last_schedule;           /* clock at the last schedule() ... */
+	uint64_t wait_since;              /* ... and when a task last began waiting with none before:
+	                                     the lockup watchdog measures from the later of the two */
 };
 
 /* flags for enqueue_task and dequeue_task */

@@ -13,6 +13,8 @@
 
 #define TASK_NAME_LEN 16
 
+struct timer;
+
 /* Policies, with Linux's numbers. */
 enum {
 	SCHED_NORMAL = 0,         /* the fair class */
@@ -87,6 +89,8 @@ struct task {
 	cpumask_t cpus_allowed;
 	int cpu;                          /* the runqueue it belongs to */
 	bool on_rq;                       /* queued in its class (running counts) */
+	bool in_transit;                  /* left its runqueue while running (affinity): to be queued
+	                                     on an allowed CPU once its stack is free */
 	volatile bool on_cpu;             /* executing now: its stack is in use */
 	struct sched_entity se;
 	struct sched_rt_entity rt;
@@ -106,6 +110,7 @@ struct task {
 	int refcount;                     /* the task is freed when this drops to 0 */
 	struct list_node all_tasks;       /* in the list of every task */
 	struct list_node wait_node;       /* in a wait queue while blocked on it */
+	struct timer *wake_timer;         /* the timer that will wake it, while it sleeps on one */
 	struct wait_queue exited;         /* join() sleeps here */
 };
 

@@ -161,12 +161,16 @@ void sleep_ns(uint64_t ns)
 {
 	uint64_t deadline = sched_clock() + ns;
 	struct sleeper s = { .timer = TIMER_INIT(sleeper_wake), .task = sched_current() };
+	s.task->wake_timer = &s.timer;        /* what will wake us (sched_check_task) */
 	while (sched_clock() < deadline) {
-		/* Sleeping before arming: a timer that fires at once still wakes us. */
+		/* Sleeping before arming: a timer that fires at once still wakes us.
+		 * Preempted in between, we stay queued (sched/core.c), so the
+		 * moment with neither a queue nor a timer is never a lost one. */
 		s.task->state = TASK_SLEEPING;
 		timer_start(&s.timer, deadline);
 		schedule();
 		timer_cancel(&s.timer);       /* also waits out a callback running elsewhere */
 	}
+	s.task->wake_timer = NULL;
 	s.task->state = TASK_RUNNING;
 }

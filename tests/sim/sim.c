@@ -9,6 +9,7 @@
 #include "kernel/errno.h"
 #include "kernel/ktest.h"
 #include "sched/trace.h"
+#include "sched/check.h"
 
 static int ncpus, hz;
 static int this_cpu_id;
@@ -17,6 +18,11 @@ static struct task *current[SCHED_MAX_CPUS];
 static struct task idle_tasks[SCHED_MAX_CPUS];
 static uint64_t next_tick[SCHED_MAX_CPUS];
 static int switches[SCHED_MAX_CPUS];
+static bool irqs_off[SCHED_MAX_CPUS];
+static bool nohz;
+static bool lost_task_reported;
+/* The ring's members without the token wait on the ring, as on a wait queue. */
+static struct list_node ring_waiters = LIST_HEAD_INIT(ring_waiters);
 
 static struct sim_task tasks[SIM_MAX_TASKS];
 static int ntasks;
@@ -35,9 +41,19 @@ uint64_t sched_clock(void) { return now; }
 int sched_this_cpu(void) { return this_cpu_id; }
 int sched_nr_cpus(void) { return ncpus; }
 bool sched_cpu_online(int cpu) { return cpu >= 0 && cpu < ncpus; }
-bool sched_irqs_enabled(void) { return true; }
-uint64_t sched_irq_save(void) { return 0; }
-void sched_irq_restore(uint64_t flags) { (void)flags; }
+/* Interrupts are modelled as a flag per CPU, so that code which must act
+ * when they come back on (a pending reschedule) is seen to do so. */
+bool sched_irqs_enabled(void) { return !irqs_off[this_cpu_id]; }
+
+uint64_t sched_irq_save(void)
+{
+	bool were_on = !irqs_off[this_cpu_id];
+	irqs_off[this_cpu_id] = true;
+	return were_on;
+}
+
+void sched_irq_restore(uint64_t flags) { irqs_off[this_cpu_id] = !flags; }
+bool sim_irqs_off(int cpu) { return irqs_off[cpu]; }
 void sched_cpu_relax(void) {}
 void sched_send_resched(int cpu) { (void)cpu; }   /* the event loop checks need_resched */
 struct task *sched_current(void) { return current[this_cpu_id]; }
@@ -64,6 +80,8 @@ struct task *sched_switch_to(struct task *prev, struct task *next)
 			t->wake_latency_sum += latency;
 			if (latency > t->wake_latency_max)
 				t->wake_latency_max = latency;
+			uint64_t bucket = latency / SIM_LATENCY_STEP;
+			t->latency_hist[bucket < SIM_LATENCY_BUCKETS ? bucket : SIM_LATENCY_BUCKETS - 1]++;
 			t->woken_at = 0;
 		}
 	}
@@ -97,14 +115,23 @@ void spin_unlock(struct spinlock *lock)
 	lock->holder_cpu = -1;
 }
 
-uint64_t spin_lock_irqsave(struct spinlock *lock) { spin_lock(lock); return 0; }
+uint64_t spin_lock_irqsave(struct spinlock *lock)
+{
+	uint64_t flags = sched_irq_save();
+	spin_lock(lock);
+	return flags;
+}
 
 bool spin_trylock(struct spinlock *lock)
 {
 	spin_lock(lock);              /* nobody else can hold it: one thread */
 	return true;
 }
-void spin_unlock_irqrestore(struct spinlock *lock, uint64_t flags) { (void)flags; spin_unlock(lock); }
+void spin_unlock_irqrestore(struct spinlock *lock, uint64_t flags)
+{
+	spin_unlock(lock);
+	sched_irq_restore(flags);
+}
 bool spin_is_locked(const struct spinlock *lock) { return lock->holder_cpu >= 0; }
 
 void printk(enum log_level level, const char *fmt, ...)
@@ -213,6 +240,10 @@ void sim_reset(int cpus, int ticks_per_second)
 	trace_on = false;
 	ncpus = cpus;
 	hz = ticks_per_second;
+	nohz = false;
+	lost_task_reported = false;
+	list_init(&ring_waiters);
+	memset(irqs_off, 0, sizeof(irqs_off));
 	now = 1 * SIM_S;                  /* not 0: 0 means "never" in some fields */
 	ntasks = ntimers = 0;
 	memset(tasks, 0, sizeof(tasks));
@@ -234,6 +265,7 @@ static void wake(struct sim_task *t)
 	t->woken_at = now;
 	t->wakeups++;
 	t->burst_left = t->run_ns;
+	list_remove(&t->task.wait_node);   /* a ring member leaves the ring's "wait queue" */
 	wake_up_process(&t->task);
 }
 
@@ -241,6 +273,28 @@ static void wake_timer_fired(struct timer *timer)
 {
 	wake(container_of(timer, struct sim_task, wake_timer));
 }
+
+struct sim_task *sim_periodic(const char *name, uint64_t run_ns, uint64_t period_ns)
+{
+	struct sim_task *t = sim_task(name, run_ns, period_ns - run_ns);
+	t->period_ns = period_ns;
+	return t;
+}
+
+uint64_t sim_latency_percentile(const struct sim_task *t, double pct)
+{
+	uint64_t total = 0, seen = 0;
+	for (int i = 0; i < SIM_LATENCY_BUCKETS; i++)
+		total += t->latency_hist[i];
+	for (int i = 0; i < SIM_LATENCY_BUCKETS; i++) {
+		seen += t->latency_hist[i];
+		if ((double)seen >= (double)total * pct / 100)
+			return (uint64_t)(i + 1) * SIM_LATENCY_STEP;     /* the bucket's upper edge */
+	}
+	return SIM_LATENCY_BUCKETS * SIM_LATENCY_STEP;
+}
+
+void sim_set_nohz(bool on) { nohz = on; }
 
 struct sim_task *sim_task(const char *name, uint64_t run_ns, uint64_t sleep_ns)
 {
@@ -260,6 +314,7 @@ struct sim_task *sim_task(const char *name, uint64_t run_ns, uint64_t sleep_ns)
 	t->sleep_ns = sleep_ns;
 	t->burst_left = run_ns;
 	t->wake_timer = (struct timer)TIMER_INIT(wake_timer_fired);
+	p->wake_timer = &t->wake_timer;
 	return t;
 }
 
@@ -277,6 +332,7 @@ void sim_start(struct sim_task *t, int on_cpu)
 {
 	sim_on_cpu(on_cpu);
 	t->task.cpu = on_cpu;
+	t->next_deadline = now + t->period_ns;
 	wake_up_new_task(&t->task);
 }
 
@@ -296,12 +352,19 @@ static bool is_sim_task(const struct task *p)
 	return t >= tasks && t < tasks + SIM_MAX_TASKS;
 }
 
-/* What the interrupt-return path does in the kernel. */
+/* What the interrupt-return path does in the kernel: an involuntary switch. */
 static void reschedule_if_asked(int cpu)
 {
 	sim_on_cpu(cpu);
-	if (current[cpu]->need_resched)
-		schedule();
+	preempt_schedule_irq();
+}
+
+/* A periodic task's next deadline: the first multiple of its period ahead. */
+static uint64_t next_period(struct sim_task *t)
+{
+	while (t->next_deadline <= now)
+		t->next_deadline += t->period_ns;
+	return t->next_deadline;
 }
 
 /* The running task finished its burst: it sleeps (or, a hog, never gets here). */
@@ -311,8 +374,11 @@ static void end_burst(int cpu)
 	sim_on_cpu(cpu);
 	t->task.state = TASK_SLEEPING;
 	if (!t->passes_to) {
-		timer_start(&t->wake_timer, now + t->sleep_ns);
-	} else if (t->holds_token) {
+		timer_start(&t->wake_timer, t->period_ns ? next_period(t) : now + t->sleep_ns);
+		return schedule();
+	}
+	list_add_tail(&ring_waiters, &t->task.wait_node);
+	if (t->holds_token) {
 		t->holds_token = false;
 		t->passes_to->holds_token = true;
 		wake(t->passes_to);
@@ -324,6 +390,43 @@ static bool bursting(int cpu)
 {
 	struct task *p = current[cpu];
 	return is_sim_task(p) && (((struct sim_task *)p)->sleep_ns > 0 || ((struct sim_task *)p)->passes_to);
+}
+
+/* An interrupt handler on the current CPU: interrupts off while it runs. */
+static void in_interrupt(void (*fn)(struct timer *t), struct timer *t)
+{
+	uint64_t flags = sched_irq_save();
+	fn(t);
+	sched_irq_restore(flags);
+}
+
+static void tick_fn(struct timer *t)
+{
+	(void)t;
+	scheduler_tick();
+}
+
+static bool cpu_is_idle(int cpu)
+{
+	return current[cpu] == &idle_tasks[cpu] && cpu_rq(cpu)->nr_running == 0;
+}
+
+bool sim_check_no_task_lost(char *why, size_t len)
+{
+	for (int i = 0; i < ntasks; i++)
+		if (!sched_check_task(&tasks[i].task, why, len))
+			return false;
+	return true;
+}
+
+/* After every event: a lost task fails the test, once, with its name. */
+static void check_no_task_lost(void)
+{
+	char why[160];
+	if (!lost_task_reported && !sim_check_no_task_lost(why, sizeof(why))) {
+		lost_task_reported = true;
+		test_fail(__FILE__, __LINE__, "%s (at %llu ns)", why, (unsigned long long)now);
+	}
 }
 
 void sim_run(uint64_t ns)
@@ -357,18 +460,20 @@ void sim_run(uint64_t ns)
 				timers[i--] = timers[--ntimers];
 				sim_on_cpu(t->cpu);
 				t->cpu = -1;
-				t->fn(t);
+				in_interrupt(t->fn, t);
 			}
 		}
 		for (int cpu = 0; cpu < ncpus; cpu++) {
 			if (next_tick[cpu] <= now) {
 				next_tick[cpu] += SIM_S / (uint64_t)hz;
 				sim_on_cpu(cpu);
-				scheduler_tick();
+				if (!(nohz && cpu_is_idle(cpu)))
+					in_interrupt(tick_fn, NULL);
 			}
 		}
 		for (int cpu = 0; cpu < ncpus; cpu++)
 			reschedule_if_asked(cpu);
+		check_no_task_lost();
 	}
 }
 

@@ -21,6 +21,8 @@
 #define SIM_MAX_TASKS 128
 #define SIM_MS 1000000ULL
 #define SIM_S  1000000000ULL
+#define SIM_LATENCY_STEP    10000ULL      /* 10 us buckets ... */
+#define SIM_LATENCY_BUCKETS 2000          /* ... up to 20 ms (the last one holds the rest) */
 
 struct sim_task {
 	struct task task;
@@ -32,6 +34,9 @@ struct sim_task {
 	uint64_t woken_at;            /* when it was last woken */
 	uint64_t wakeups, wake_latency_sum, wake_latency_max;
 	uint64_t first_run_at;        /* sim time of its first switch-in; 0 until then */
+	uint32_t latency_hist[SIM_LATENCY_BUCKETS];   /* wake-up to switch-in, SIM_LATENCY_STEP each */
+	uint64_t period_ns;           /* sim_periodic(): wakes at multiples of this; 0: sleeps sleep_ns */
+	uint64_t next_deadline;
 	/* In a ring (sim_ring): after each burst it hands the token on, waking
 	 * the next member, and sleeps until the token comes back. */
 	struct sim_task *passes_to;
@@ -43,6 +48,11 @@ void sim_reset(int ncpus, int hz);
 
 /* A task (not yet started): a hog if run_ns == 0 and sleep_ns == 0. */
 struct sim_task *sim_task(const char *name, uint64_t run_ns, uint64_t sleep_ns);
+/* A task that runs run_ns of work every period_ns, woken at absolute
+ * multiples of the period (as the wakeup workload's sleeper). */
+struct sim_task *sim_periodic(const char *name, uint64_t run_ns, uint64_t period_ns);
+/* The pct-th percentile of t's wake-up latencies, to SIM_LATENCY_STEP. */
+uint64_t sim_latency_percentile(const struct sim_task *t, double pct);
 void sim_set_policy(struct sim_task *t, int policy, int rt_priority, int nice);
 void sim_set_affinity(struct sim_task *t, cpumask_t mask);
 void sim_start(struct sim_task *t, int on_cpu);   /* as if created by a task on on_cpu */
@@ -58,6 +68,18 @@ uint64_t sim_now(void);
 struct rq *sim_rq(int cpu);
 uint64_t sim_runtime(const struct sim_task *t);   /* CPU time received so far */
 int sim_switches(int cpu);
+
+/* nohz: from now on an idle CPU with nothing queued takes no ticks (as the
+ * kernel's nohz=on); its tick resumes once it has work. */
+void sim_set_nohz(bool on);
+/* Is the CPU's current code allowed to switch? Interrupt handlers (ticks,
+ * timers) run with interrupts off, tasks with them on. */
+bool sim_irqs_off(int cpu);
+
+/* Every task must be running, queued, or have a wake-up registered (a
+ * pending timer or a wait queue): false, and why, naming the first that
+ * is none of these. sim_run() checks it after every event. */
+bool sim_check_no_task_lost(char *why, size_t len);
 
 /* Set a tunable by name (kernel/sysctl.h); aborts the test on failure. */
 void sim_sysctl(const char *name, int64_t value);
