@@ -1,31 +1,45 @@
 #!/usr/bin/env python3
-"""make bench: run the workloads at -smp 4 and compare them with Linux 6.1.
+"""make bench: run the workloads at -smp 4, N times, and compare them with Linux 6.1.
 
-  tools/bench.py [--elf build/leftmost.elf] [--log FILE] [--out build/bench.md]
-                 [--cmdline 'BOOT PARAMETERS']
+  tools/bench.py [--runs N] [--elf build/leftmost.elf] [--cmdline 'BOOT PARAMETERS']
+                 [--out DIR/bench.md] [--log RUNLOG]... [--linux-log FILE]
 
-Boots the kernel once with the same workload list (and parameters) as the
-Linux peer suite (../shared/peer/initramfs/suite.sh), reads the RESULT lines,
-and writes a table: workload, figure, leftmost, Linux 6.1 (from
-../shared/reference/linux-baseline.md, runs A-D), ratio, goal, met. The
-figures are printed, never asserted: absolute times depend on the host.
-With --log, reads RESULT lines from an existing log instead of booting.
-Three boots, as a command-line word holds at most 255 characters. The
-third runs the workloads Linux has no figures for (schedcost, the 2007
-attack programs, hackbench): their Linux column is "—".
+A run is three boots with the workloads and parameters of the Linux peer
+suite (../shared/peer/initramfs/suite.sh); the third boot runs those Linux
+has no figures for (schedcost, the 2007 attack programs, hackbench). The
+boots of run R are logged one after the other in DIR/bench.log.R, DIR being
+the ELF's directory. For every figure the table gives leftmost's median and
+range over the runs and how many runs measured it; each goal is judged on
+the median. The figures are printed, never asserted: absolute times depend
+on the host.
+
+Linux 6.1: when the peer's cache holds its kernel and busybox,
+run-linux-peer.sh --runs N boots it now (its output goes to
+DIR/bench.linux.log) and the table gives its median and range too;
+otherwise it quotes ../shared/reference/linux-baseline.md (the best of runs
+A-D and the published range).
+
+--log RUNLOG, once per run, reads existing run logs instead of booting;
+--linux-log FILE reads run-linux-peer.sh's output (or its
+cache/linux-results.txt). With --log and no --linux-log, nothing boots and
+Linux's figures are the reference ones.
 """
 import argparse
+import collections
+import glob
 import os
+import statistics
 import subprocess
 import sys
 
 TOOLS = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(TOOLS)
+PEER = os.path.join(os.path.dirname(ROOT), "shared", "peer")
 sys.path.insert(0, TOOLS)
 import results  # noqa: E402
 
 # Three boots: a kernel command-line word holds at most 255 characters.
-RUNS = [";".join([
+BOOTS = [";".join([
     "pingpong:cpu_a=0,cpu_b=0,rounds=50000",
     "pingpong:cpu_a=0,cpu_b=1,rounds=20000",
     "fairness:cpu=0,hogs=4,ms=5000",
@@ -47,112 +61,286 @@ RUNS = [";".join([
     "hackbench",
 ])]
 
-# (label, workload, which of its RESULT lines, key, Linux 6.1 figure (best of
-# runs A-D for the ratio; None: not measured), its range as published, goal
-# as (op, value) or None)
+# One row per figure: id (for RESULT name=bench lines and goals), label,
+# workload, the RESULT fields that tell its line from the workload's other
+# lines (Linux's suite runs more wakeup variants, in another order), key,
+# Linux 6.1's best of runs A-D (None: Linux does not run it) and published
+# range, goal as (op, value or the id of the figure whose median bounds it),
+# or None.
+Row = collections.namedtuple("Row", "id label name where key linux_best linux_range goal")
 ROWS = [
-    ("pingpong, one CPU", "pingpong", 1, "ns_per_roundtrip", 66043, "66.0-67.6 us", ("<=", 66043 / 4)),
-    ("pingpong, two CPUs", "pingpong", 2, "ns_per_roundtrip", 130653, "131-143 us", ("<=", 131391 / 2)),
-    ("fairness, 4 hogs", "fairness", 1, "max_dev", 0.0045, "0.0045-0.0066", ("<=", 0.005)),
-    ("fairness, nice 0 vs 5", "fairness", 2, "ratio", 3.058, "3.058-3.084 (ideal 3.057)", ("within", 3.057)),
-    ("smpbalance, 5 hogs", "smpbalance", 1, "max_dev", 0.0293, "0.029-0.040", ("<=", 0.02)),
-    ("smpbalance, 8 hogs", "smpbalance", 2, "max_dev", 0.0016, "0.0016-0.0034", ("<=", 0.005)),
-    ("wakeup, idle, p50 us", "wakeup", 1, "p50_us", 77, "77-88", None),
-    ("wakeup, hog on CPU 0, p50 us", "wakeup", 2, "p50_us", 101, "101-109", ("<=", 109)),
-    ("wakeup, hog on CPU 0, p99 us", "wakeup", 2, "p99_us", 229, "229-286", ("<=", 341)),
-    ("wakeup FIFO, hog on CPU 0, p50 us", "wakeup", 3, "p50_us", 97, "97-106", ("<=fair", None)),
-    ("massive_intr, spread", "massive_intr", 1, "spread", 1.051, "1.05-1.12", ("<=", 1.05)),
-    ("spawn, us per spawn", "spawn", 1, "us_per_spawn", 1726, "1726-2041", ("<=", 1726 / 10)),
-    ("schedcost, pick at 10000 / at 10", "schedcost", 5, "ratio", None, "—", ("<=", 2)),
-    ("schedcost, pick cycles at 10000", "schedcost", 4, "pick_cycles", None, "—", None),
-    ("schedcost, switch ns", "schedcost", 5, "switch_ns", None, "—", None),
-    ("fiftyp, largest copy / fair", "fiftyp", 1, "copy_ratio", None, "—", ("<=", 1.05)),
-    ("fiftyp, smallest hog / fair", "fiftyp", 1, "hog_ratio", None, "—", (">=", 0.95)),
-    ("fiftyp, probe max us", "fiftyp", 1, "probe_max_us", None, "—", None),
-    ("thud, probe max stall us", "thud", 1, "max_stall_us", None, "—", None),
-    ("thud, child share / fair", "thud", 1, "share_ratio", None, "—", ("within", 1.0)),
-    ("chew, out avg us", "chew", 1, "out_avg_us", None, "—", None),
-    ("chew, out max us", "chew", 1, "out_max_us", None, "—", None),
-    ("ring_test, hops per s", "ring_test", 1, "hops_per_s", None, "—", None),
-    ("ring_test, hog / fair", "ring_test", 1, "hog_ratio", None, "—", (">=", 0.9)),
-    ("hackbench, 400 tasks, ms", "hackbench", 1, "time_ms", None, "—", None),
+    Row("pingpong_1cpu", "pingpong, one CPU", "pingpong", {"cpu_b": "0"}, "ns_per_roundtrip",
+        66043, "66.0-67.6 us", ("<=", 66043 / 4)),
+    Row("pingpong_2cpu", "pingpong, two CPUs", "pingpong", {"cpu_b": "1"}, "ns_per_roundtrip",
+        130653, "131-143 us", ("<=", 131391 / 2)),
+    Row("fairness_4hogs", "fairness, 4 hogs", "fairness", {"nice_last": "0"}, "max_dev",
+        0.0045, "0.0045-0.0066", ("<=", 0.005)),
+    Row("fairness_nice5", "fairness, nice 0 vs 5", "fairness", {"nice_last": "5"}, "ratio",
+        3.058, "3.058-3.084 (ideal 3.057)", ("within", 3.057)),
+    Row("smpbalance_5hogs", "smpbalance, 5 hogs", "smpbalance", {"hogs": "5"}, "max_dev",
+        0.0293, "0.029-0.040", ("<=", 0.02)),
+    Row("smpbalance_8hogs", "smpbalance, 8 hogs", "smpbalance", {"hogs": "8"}, "max_dev",
+        0.0016, "0.0016-0.0034", ("<=", 0.005)),
+    Row("wakeup_idle_p50", "wakeup, idle, p50 us", "wakeup", {"hogs_per_cpu": "0"}, "p50_us",
+        77, "77-88", None),
+    Row("wakeup_hog_p50", "wakeup, hog on CPU 0, p50 us", "wakeup", {"hog_cpus": "1", "policy": "other"},
+        "p50_us", 101, "101-109", ("<=", 109)),
+    Row("wakeup_hog_p99", "wakeup, hog on CPU 0, p99 us", "wakeup", {"hog_cpus": "1", "policy": "other"},
+        "p99_us", 229, "229-286", ("<=", 341)),
+    Row("wakeup_fifo_p50", "wakeup FIFO, hog on CPU 0, p50 us", "wakeup", {"hog_cpus": "1", "policy": "fifo"},
+        "p50_us", 97, "97-106", ("<=", "wakeup_hog_p50")),
+    Row("massive_intr_spread", "massive_intr, spread", "massive_intr", {}, "spread",
+        1.051, "1.05-1.12", ("<=", 1.05)),
+    Row("spawn_us", "spawn, us per spawn", "spawn", {}, "us_per_spawn",
+        1726, "1726-2041", ("<=", 1726 / 10)),
+    Row("schedcost_ratio", "schedcost, pick at 10000 / at 10", "schedcost", {}, "ratio", None, None, ("<=", 2)),
+    Row("schedcost_pick", "schedcost, pick cycles at 10000", "schedcost", {"tasks": "10000"}, "pick_cycles",
+        None, None, None),
+    Row("schedcost_switch", "schedcost, switch ns", "schedcost", {}, "switch_ns", None, None, None),
+    Row("fiftyp_copy", "fiftyp, largest copy / fair", "fiftyp", {}, "copy_ratio", None, None, ("<=", 1.05)),
+    Row("fiftyp_hog", "fiftyp, smallest hog / fair", "fiftyp", {}, "hog_ratio", None, None, (">=", 0.95)),
+    Row("fiftyp_probe_max", "fiftyp, probe max us", "fiftyp", {}, "probe_max_us", None, None, None),
+    Row("thud_stall", "thud, probe max stall us", "thud", {}, "max_stall_us", None, None, None),
+    Row("thud_share", "thud, child share / fair", "thud", {}, "share_ratio", None, None, ("within", 1.0)),
+    Row("chew_out_avg", "chew, out avg us", "chew", {}, "out_avg_us", None, None, None),
+    Row("chew_out_max", "chew, out max us", "chew", {}, "out_max_us", None, None, None),
+    Row("ring_hops", "ring_test, hops per s", "ring_test", {}, "hops_per_s", None, None, None),
+    Row("ring_hog", "ring_test, hog / fair", "ring_test", {}, "hog_ratio", None, None, (">=", 0.9)),
+    Row("hackbench_ms", "hackbench, 400 tasks, ms", "hackbench", {}, "time_ms", None, None, None),
 ]
+LINUX_ROWS = [row for row in ROWS if row.linux_best is not None]
+LABELS = {row.id: row.label for row in ROWS}
+
+# A figure over the runs; n of runs measured it (median, lo, hi: None if none did).
+Stats = collections.namedtuple("Stats", "median lo hi n runs")
 
 
-def boot(elf, log, cmdline):
-    """Boot each list in turn (cmdline: boot parameters added to each); the
-    logs, one after the other."""
-    text = ""
-    for n, run in enumerate(RUNS, 1):
-        iso = os.path.join(ROOT, "build", "iso", f"bench{n}.iso")
-        part = f"{log}.{n}"
-        os.makedirs(os.path.dirname(iso), exist_ok=True)
-        subprocess.run([os.path.join(TOOLS, "mkiso.sh"), elf, iso, f"{cmdline} run={run}".strip()], check=True)
-        print(f"bench: boot {n} of {len(RUNS)}: run={run}", flush=True)
-        status = subprocess.call([sys.executable, os.path.join(TOOLS, "qemu.py"), "--iso", iso, "--smp", "4",
-                                  "--timeout", "900", "--log", part], stdout=subprocess.DEVNULL)
-        if status != 33:
-            print(f"bench: boot {n} ended with status {status} (33 = every workload ran); see {part}")
-        with open(part, errors="replace") as f:
-            text += f.read()
-    return text
+def stats(values):
+    """Stats of one figure's values, one per run, None where a run lacks it."""
+    got = [v for v in values if v is not None]
+    if not got:
+        return Stats(None, None, None, 0, len(values))
+    return Stats(statistics.median(got), min(got), max(got), len(got), len(values))
 
 
-def met(goal, value, found):
+def figures(runs, rows=ROWS):
+    """{row id: Stats} over runs, each run a list of RESULT dicts."""
+    table = {}
+    for row in rows:
+        values = []
+        for found in runs:
+            r = results.find(found, row.name, row.key, row.where)
+            values.append(None if r is None else float(r[row.key]))
+        table[row.id] = stats(values)
+    return table
+
+
+def met(goal, median, medians):
+    """yes or no: does the median meet the goal (a bound, or another figure's
+    median from medians); - when there is no goal."""
     if goal is None:
         return "-"
     op, bound = goal
-    if op == "<=":
-        return "yes" if value <= bound else "no"
-    if op == ">=":
-        return "yes" if value >= bound else "no"
-    if op == "within":                     # within 1% of the ideal
-        return "yes" if abs(value - bound) <= bound / 100 else "no"
-    fair = results.select(found, "wakeup", 2)      # FIFO p50 no worse than the fair sleeper's
-    return "yes" if fair and value <= float(fair["p50_us"]) else "no"
+    if isinstance(bound, str):
+        bound = medians.get(bound)
+    if median is None or bound is None:
+        return "no"
+    ok = {"<=": median <= bound, ">=": median >= bound,
+          "within": abs(median - bound) <= abs(bound) / 100}[op]    # within 1%
+    return "yes" if ok else "no"
+
+
+def verdicts(ours):
+    """{row id: yes, no or -}: each goal judged on leftmost's median."""
+    medians = {k: s.median for k, s in ours.items()}
+    return {row.id: met(row.goal, ours[row.id].median, medians) for row in ROWS}
 
 
 def goal_text(goal):
     if goal is None:
         return "report"
     op, bound = goal
+    if isinstance(bound, str):
+        return f"{op} the median of '{LABELS[bound]}'"
     if op == "within":
-        return f"within 1% of {bound}"
-    if op == "<=fair":
-        return "<= the fair sleeper's"
+        return f"within 1% of {bound:g}"
     return f"{op} {bound:g}"
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--elf", default=os.path.join(ROOT, "build", "leftmost.elf"))
-    ap.add_argument("--log", help="read this log instead of booting")
-    ap.add_argument("--out", default=os.path.join(ROOT, "build", "bench.md"))
-    ap.add_argument("--cmdline", default="", help="boot parameters added to every boot")
-    a = ap.parse_args()
-    text = (open(a.log, errors="replace").read() if a.log
-            else boot(a.elf, os.path.join(ROOT, "build", "bench.log"), a.cmdline))
-    found = results.parse(text)
+def fmt(value):
+    """A figure without float noise or exponent: at most 4 decimals."""
+    return f"{value:.4f}".rstrip("0").rstrip(".")
 
-    lines = ["| workload | figure | leftmost | Linux 6.1 | leftmost / Linux | goal | met |",
+
+def spread(s):
+    """min–max and how many runs measured the figure, e.g. 1.2–1.5 (2/3)."""
+    span = "—" if s.n == 0 else f"{fmt(s.lo)}–{fmt(s.hi)}"
+    return f"{span} ({s.n}/{s.runs})"
+
+
+def median_text(s):
+    return "missing" if s.median is None else fmt(s.median)
+
+
+def linux_text(row, linux):
+    """The Linux cell: measured now by the peer, or quoted from the reference."""
+    if row.linux_best is None:
+        return "—"
+    if linux is None:
+        return f"best {fmt(row.linux_best)}, {row.linux_range} (reference)"
+    s = linux[row.id]
+    return f"{median_text(s)}, {spread(s)} (peer)"
+
+
+def table(ours, linux, verdict):
+    """The markdown table of every figure."""
+    lines = ["| figure | key | leftmost median | leftmost range (runs) | Linux 6.1 median, range | goal | met |",
              "| --- | --- | --- | --- | --- | --- | --- |"]
-    for label, name, index, key, linux, linux_range, goal in ROWS:
-        r = results.select(found, name, index)
-        if r is None or key not in r:
-            lines.append(f"| {label} | {key} | missing | {linux_range} | - | {goal_text(goal)} | no |")
-            continue
-        value = float(r[key])
-        ratio = "—" if linux is None else f"{value / linux:.2f}"
-        lines.append(f"| {label} | {key} | {r[key]} | {linux_range} | {ratio} | "
-                     f"{goal_text(goal)} | {met(goal, value, found)} |")
-    table = "\n".join(lines) + "\n"
-    with open(a.out, "w") as f:
+    for row in ROWS:
+        s = ours[row.id]
+        lines.append(f"| {row.label} | {row.key} | {median_text(s)} | {spread(s)} | {linux_text(row, linux)} | "
+                     f"{goal_text(row.goal)} | {verdict[row.id]} |")
+    return "\n".join(lines) + "\n"
+
+
+def result_lines(ours, linux, verdict):
+    """RESULT name=bench lines, one per figure, for scripts comparing benches."""
+    lines = []
+    for row in ROWS:
+        fields = {"figure": row.id, "key": row.key}
+        sides = [("", ours[row.id])]
+        if linux is not None and row.id in linux:
+            sides.append(("linux_", linux[row.id]))
+        for prefix, s in sides:
+            fields.update({prefix + "runs": s.runs, prefix + "n": s.n})
+            if s.n:
+                fields.update({prefix + "median": fmt(s.median), prefix + "min": fmt(s.lo),
+                               prefix + "max": fmt(s.hi)})
+        fields["met"] = verdict[row.id]
+        lines.append("RESULT name=bench " + " ".join(f"{k}={v}" for k, v in fields.items()))
+    return lines
+
+
+def boot(elf, runs, cmdline, outdir):
+    """Boot the three lists runs times (cmdline: boot parameters added to
+    each); returns the run logs."""
+    isos = []
+    for n, workloads in enumerate(BOOTS, 1):
+        iso = os.path.join(outdir, "iso", f"bench{n}.iso")
+        os.makedirs(os.path.dirname(iso), exist_ok=True)
+        subprocess.run([os.path.join(TOOLS, "mkiso.sh"), elf, iso, f"{cmdline} run={workloads}".strip()],
+                       check=True)
+        isos.append(iso)
+    # The logs of an earlier bench with more runs would pass for runs of this one.
+    for old in glob.glob(os.path.join(outdir, "bench.log.*")):
+        os.remove(old)
+    logs = []
+    for run in range(1, runs + 1):
+        log = os.path.join(outdir, f"bench.log.{run}")
+        for n, iso in enumerate(isos, 1):
+            print(f"bench: run {run} of {runs}, boot {n} of {len(isos)}: run={BOOTS[n - 1]}", flush=True)
+            with open(log, "a") as f:
+                status = subprocess.call([sys.executable, os.path.join(TOOLS, "qemu.py"), "--iso", iso,
+                                          "--smp", "4", "--timeout", "900"],
+                                         stdin=subprocess.DEVNULL, stdout=f)
+                note = f"bench: run {run}, boot {n} ended with QEMU status {status} (33: every workload ran)"
+                f.write(f"\n{note}\n")
+            if status != 33:
+                print(f"{note}; see {log}")
+        logs.append(log)
+    return logs
+
+
+def peer_cache():
+    """Where run-linux-peer.sh keeps its downloads: like the script, in a
+    writable copy of itself when its own directory is read-only."""
+    if os.access(PEER, os.W_OK):
+        return os.path.join(PEER, "cache")
+    work = os.environ.get("PEER_WORK") or os.path.join(os.environ.get("TMPDIR") or "/tmp", "leftmost-linux-peer")
+    return os.path.join(work, "cache")
+
+
+def peer_ready():
+    """Whether the peer has its Linux 6.1 kernel and busybox, so that it runs
+    without downloading anything."""
+    cache = peer_cache()
+    kernels = glob.glob(os.path.join(cache, "kernel", "linux-image-6.1[.-]*-amd64", "vmlinuz"))
+    return (any(os.path.getsize(k) > 0 for k in kernels)
+            and os.access(os.path.join(cache, "busybox"), os.X_OK))
+
+
+def boot_linux(runs, log):
+    """run-linux-peer.sh --runs N, its output (the RESULT lines) into log."""
+    print(f"bench: Linux 6.1: {PEER}/run-linux-peer.sh --runs {runs}", flush=True)
+    with open(log, "w") as f:
+        status = subprocess.call([os.path.join(PEER, "run-linux-peer.sh"), "--runs", str(runs)],
+                                 stdin=subprocess.DEVNULL, stdout=f)
+    if status:
+        print(f"bench: run-linux-peer.sh ended with status {status} (0: every boot ran the whole suite); see {log}")
+    return log
+
+
+def peer_runs(text):
+    """The runs in run-linux-peer.sh's output: each starts with a line
+    '# run R/N ...' followed by that boot's lines."""
+    runs = []
+    for line in text.splitlines():
+        if line.startswith("# run "):
+            runs.append([])
+        elif runs:
+            r = results.parse_line(line)
+            if r is not None:
+                runs[-1].append(r)
+    return runs
+
+
+def read(path):
+    with open(path, errors="replace") as f:
+        return f.read()
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--runs", type=int, default=3, help="boot the three lists this many times (default 3)")
+    ap.add_argument("--elf", default=os.path.join(ROOT, "build", "leftmost.elf"))
+    ap.add_argument("--cmdline", default="", help="boot parameters added to every boot")
+    ap.add_argument("--out", help="the table (default: bench.md next to the ELF)")
+    ap.add_argument("--log", action="append", help="a run's log to read instead of booting (once per run)")
+    ap.add_argument("--linux-log", help="run-linux-peer.sh's output to read Linux's figures from")
+    a = ap.parse_args(argv)
+    if a.runs < 1:
+        ap.error("--runs must be at least 1")
+    outdir = os.path.dirname(os.path.abspath(a.elf))
+    out = a.out or os.path.join(outdir, "bench.md")
+
+    logs = a.log or boot(a.elf, a.runs, a.cmdline, outdir)
+    ours = figures([results.parse(read(log)) for log in logs])
+    linux_log = a.linux_log
+    if linux_log is None and not a.log and peer_ready():
+        linux_log = boot_linux(a.runs, os.path.join(outdir, "bench.linux.log"))
+    linux_runs = peer_runs(read(linux_log)) if linux_log else []
+    if linux_log and not linux_runs:
+        print(f"bench: no '# run' section in {linux_log}: Linux's figures are the reference ones")
+    linux = figures(linux_runs, LINUX_ROWS) if linux_runs else None
+
+    source = (f"{len(linux_runs)} run(s) of run-linux-peer.sh, {os.path.relpath(linux_log, ROOT)} (peer)" if linux
+              else "../shared/reference/linux-baseline.md, best of runs A-D and published range (reference)")
+    verdict = verdicts(ours)
+    text = table(ours, linux, verdict)
+    params = "see the logs (boot: command line)" if a.log else a.cmdline or "none"
+    with open(out, "w") as f:
         f.write("# leftmost vs Linux 6.1, same QEMU (TCG, -smp 4, 2 host cores)\n\n"
-                f"Boot parameters added: {a.cmdline or 'none'}\n\n" + table)
-    print(table, end="")
-    print(f"(written to {os.path.relpath(a.out, ROOT)}; RESULT lines in the log)")
-    for r in found:
-        print("RESULT " + " ".join(f"{k}={v}" for k, v in r.items()))
+                f"Boot parameters added: {params}\n\n"
+                f"leftmost: {len(logs)} run(s) ({', '.join(os.path.relpath(log, ROOT) for log in logs)}); "
+                "median, min–max and how many runs gave the figure; goals are judged on the median.\n\n"
+                f"Linux 6.1: {source}.\n\n" + text)
+    print(text, end="")
+    goals = [verdict[row.id] for row in ROWS if row.goal is not None]
+    short = sum(1 for s in ours.values() if s.n < s.runs)
+    print(f"bench: {goals.count('yes')} of {len(goals)} goals met on the median; "
+          f"{short} figures missing from some of the {len(logs)} run(s); written to {os.path.relpath(out, ROOT)}")
+    for line in result_lines(ours, linux, verdict):
+        print(line)
 
 
 if __name__ == "__main__":

@@ -46,6 +46,17 @@ def select(results, name, index=1):
     return matching[index - 1] if 0 < index <= len(matching) else None
 
 
+def find(results, name, key, where=None):
+    """The first result of the named workload that has key and whose fields
+    equal every item of where (e.g. {"hog_cpus": "1"}), or None. Unlike
+    select(), it does not depend on the order of the list, which differs
+    between leftmost's benchmark boots and the Linux peer's suite."""
+    for r in results:
+        if r["name"] == name and key in r and all(r.get(k) == v for k, v in (where or {}).items()):
+            return r
+    return None
+
+
 FIELD = r"(\w+)(?:#(\d+))?\.(\w+)"
 ASSERTION = re.compile(r"^" + FIELD + r"(<=|>=|==)(?:(-?[0-9.]+)|([0-9.]+)\*" + FIELD + r")$")
 
