@@ -132,7 +132,7 @@ void idle_balance(struct rq *this_rq)
 	trace_sched(TRACE_IDLE_BALANCE, this_rq->clock, NULL, NULL, busiest->cpu, 0);
 	if (busiest->nr_running >= 2)
 		pull_tasks(this_rq, busiest, false);
-	spin_unlock(&busiest->lock);
+	rq_unlock(busiest);
 }
 
 /*
@@ -158,7 +158,7 @@ void kick_idle_balance(struct rq *this_rq)
 			if (p != this_rq->curr && !p->on_cpu)
 				wanted |= p->cpus_allowed;
 	}
-	spin_unlock(&this_rq->lock);
+	rq_unlock(this_rq);
 
 	for (int cpu = 0; cpu < sched_nr_cpus(); cpu++) {
 		struct rq *rq = cpu_rq(cpu);
@@ -169,7 +169,7 @@ void kick_idle_balance(struct rq *this_rq)
 		bool still_idle = rq->curr == rq->idle && !rq->nr_running;
 		if (still_idle)
 			resched_curr(rq);
-		spin_unlock(&rq->lock);
+		rq_unlock(rq);
 		if (still_idle)
 			return;
 	}

@@ -135,7 +135,22 @@ struct rq *task_rq_lock(struct task *p, uint64_t *flags)
 
 void task_rq_unlock(struct rq *rq, uint64_t flags)
 {
-	spin_unlock_irqrestore(&rq->lock, flags);
+	rq_unlock(rq);
+	sched_irq_restore_resched(flags);
+}
+
+/*
+ * Let go of rq's lock (interrupts off), then send the IPI that
+ * resched_curr() owes its CPU. Sent with the lock held, it would wake a
+ * CPU whose first act, taking that very lock, waits for us.
+ */
+void rq_unlock(struct rq *rq)
+{
+	bool ipi = rq->resched_ipi;
+	rq->resched_ipi = false;
+	spin_unlock(&rq->lock);
+	if (ipi)
+		sched_send_resched(rq->cpu);
 }
 
 /* Interrupts must be off. Address order keeps two CPUs from deadlocking. */
@@ -154,9 +169,9 @@ void double_rq_lock(struct rq *a, struct rq *b)
 
 void double_rq_unlock(struct rq *a, struct rq *b)
 {
-	spin_unlock(&a->lock);
+	rq_unlock(a);
 	if (a != b)
-		spin_unlock(&b->lock);
+		rq_unlock(b);
 }
 
 /* The core's half of queueing: the class files the task, the core counts it. */
@@ -205,7 +220,7 @@ void resched_curr(struct rq *rq)
 	/* Pairs with the idle loop's: it stops polling, then looks again. */
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	if (rq->cpu != sched_this_cpu() && !curr->polling)
-		sched_send_resched(rq->cpu);
+		rq->resched_ipi = true;          /* sent by rq_unlock() */
 }
 
 /* p was just queued on rq: should it run instead of what runs there? */
@@ -293,7 +308,7 @@ void finish_task_switch(struct task *prev)
 	struct rq *rq = cpu_rq(sched_this_cpu());
 	bool dead = left_for_good(prev), moving = prev->in_transit;
 	__atomic_store_n(&prev->on_cpu, false, __ATOMIC_RELEASE);
-	spin_unlock(&rq->lock);
+	rq_unlock(rq);
 	if (dead)
 		sched_task_dead(prev);
 	else if (moving)
@@ -342,7 +357,7 @@ static void __schedule(bool preempt)
 
 	struct task *next = pick_next_task(rq);
 	if (next == prev) {
-		spin_unlock(&rq->lock);
+		rq_unlock(rq);
 		return;
 	}
 	if (prev->on_rq) {
@@ -502,7 +517,7 @@ bool wake_up_process(struct task *p)
 		}
 		/* Take both runqueues in order, then check nothing changed meanwhile. */
 		struct rq *dst = cpu_rq(cpu);
-		spin_unlock(&rq->lock);
+		rq_unlock(rq);
 		double_rq_lock(rq, dst);
 		bool unchanged = p->state == TASK_SLEEPING && !p->on_rq && p->cpu == rq->cpu;
 		if (unchanged) {
@@ -612,7 +627,7 @@ void scheduler_tick(void)
 	uint64_t since = rq->last_schedule > rq->wait_since ? rq->last_schedule : rq->wait_since;
 	bool stuck = waiting && rq->clock - since > LOCKUP_NS && !task_has_rt_policy(curr);
 	bool balance_due = rq->clock >= rq->next_balance;
-	spin_unlock(&rq->lock);
+	rq_unlock(rq);
 
 	if (stuck) {
 		sched_debug_dump();          /* what was waiting, and why it did not run */

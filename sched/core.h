@@ -22,6 +22,7 @@ void sched_yield_current(void);
 /* Runqueue locking and task moves, for the balancer and the API. */
 struct rq *task_rq_lock(struct task *p, uint64_t *flags);
 void task_rq_unlock(struct rq *rq, uint64_t flags);
+void rq_unlock(struct rq *rq);                     /* every runqueue lock is let go here */
 void double_rq_lock(struct rq *a, struct rq *b);   /* interrupts off */
 void double_rq_unlock(struct rq *a, struct rq *b);
 void update_rq_clock(struct rq *rq);

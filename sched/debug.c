@@ -118,7 +118,7 @@ static void take_snapshot(void)
 			copy_rq(cpu_rq(cpu), &rq_snaps[cpu]);
 	for (int cpu = sched_nr_cpus() - 1; cpu >= 0; cpu--)
 		if (sched_cpu_online(cpu))
-			spin_unlock(&cpu_rq(cpu)->lock);
+			rq_unlock(cpu_rq(cpu));
 }
 
 static void print_rq(int cpu, const struct rq_snapshot *s)

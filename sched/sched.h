@@ -47,6 +47,7 @@ struct rq {
 	struct task *idle;                /* this CPU's idle task */
 	struct cfs_rq cfs;
 	struct rt_rq rt;
+	bool resched_ipi;                 /* resched_curr() owes this CPU an IPI: rq_unlock() sends it */
 	uint64_t nr_switches;
 	uint64_t next_balance;            /* clock at which the tick balances next */
 	uint64_t next_kick;               /* clock before which it wakes no idle CPU */

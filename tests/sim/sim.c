@@ -318,9 +318,13 @@ struct sim_task *sim_task(const char *name, uint64_t run_ns, uint64_t sleep_ns)
 	return t;
 }
 
+/* The simulator itself starts and changes tasks from outside any task, as
+ * an interrupt would: a switch that calls for comes at the end of the event. */
 void sim_set_policy(struct sim_task *t, int policy, int rt_priority, int nice)
 {
+	uint64_t flags = sched_irq_save();
 	sched_change_task(&t->task, policy, rt_priority, nice);
+	sched_irq_restore(flags);
 }
 
 void sim_set_affinity(struct sim_task *t, cpumask_t mask)
@@ -333,7 +337,9 @@ void sim_start(struct sim_task *t, int on_cpu)
 	sim_on_cpu(on_cpu);
 	t->task.cpu = on_cpu;
 	t->next_deadline = now + t->period_ns;
+	uint64_t flags = sched_irq_save();
 	wake_up_new_task(&t->task);
+	sched_irq_restore(flags);
 }
 
 void sim_ring(struct sim_task **t, int n, int on_cpu)
