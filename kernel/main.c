@@ -19,6 +19,7 @@
 #include "kernel/crash.h"
 #include "kernel/panic.h"
 #include "kernel/task.h"
+#include "kernel/idle.h"
 #include "kernel/trace.h"
 #include "user/workload.h"
 #include "user/demo.h"

@@ -13,9 +13,6 @@
 #include "kernel/vmm.h"
 #include "kernel/panic.h"
 #include "kernel/percpu.h"
-#include "kernel/timer.h"
-#include "kernel/sysctl.h"
-#include "arch/x86_64/time.h"
 #include "sched/core.h"
 #include "sched/preempt.h"
 #include "arch/x86_64/context.h"
@@ -234,48 +231,4 @@ void tasks_start_reaper(void)
 	if (!r)
 		panic("tasks: no memory for the reaper");
 	task_detach(r);
-}
-
-/*
- * Halt polling: an idle CPU first watches need_resched for a while before it
- * halts. A wake-up that comes meanwhile needs no interrupt (resched_curr()
- * sees `polling`) and is seen at once; waking a halted virtual CPU means an
- * IPI and the host scheduling its thread again, tens to hundreds of µs under
- * emulation. Linux guests do the same (cpuidle-haltpoll). The price is CPU
- * time, spent only right after a CPU had something to do.
- */
-static int64_t idle_poll_us = 50;
-SYSCTL_INT("idle_poll_us", idle_poll_us, 0, 10000, "µs an idle CPU watches for work before it halts");
-
-static void idle_poll(struct task *me)
-{
-	uint64_t until = clock_ns() + (uint64_t)sysctl_read(&idle_poll_us) * 1000;
-	me->polling = true;
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	while (!me->need_resched && clock_ns() < until)
-		cpu_relax();
-	me->polling = false;
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-}
-
-void idle_loop(void)
-{
-	struct task *me = sched_current();
-	for (;;) {
-		idle_poll(me);
-		/* Check and halt with interrupts off until the hlt itself, so a
-		 * wake-up cannot slip in between and leave us asleep. */
-		irq_disable();
-		if (!me->need_resched) {
-			if (!sched_tick_needed())
-				tick_stop_idle();
-			safe_halt();
-		}
-		else
-			irq_enable();
-		if (me->need_resched) {
-			tick_restart();       /* polling found work with no interrupt */
-			schedule();
-		}
-	}
 }

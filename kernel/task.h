@@ -18,7 +18,6 @@ void task_detach(struct task *p);         /* nobody will join: freed when it exi
 void tasks_init(void);                    /* the boot CPU, before any task is created */
 void task_init_idle(int cpu);             /* the caller becomes cpu's idle task (idle/N) */
 void tasks_start_reaper(void);            /* frees detached tasks that exited */
-void idle_loop(void) __attribute__((noreturn));   /* what an idle task runs */
 int tasks_alive(void);                    /* tasks created and not yet freed (idle tasks excluded) */
 
 /* Visit every task (under the task list lock: fn must not sleep). */

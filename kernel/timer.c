@@ -40,6 +40,10 @@ struct timer_queue {
 	struct rb_root_cached timers;
 	struct timer *volatile running;
 	bool tick_stopped;                /* idle with no tick (nohz) */
+	/* The LAPIC timer will interrupt at armed_for, while armed: reset when it
+	 * fires or is stopped, and never set by a one-shot clamped short of it. */
+	bool armed;
+	uint64_t armed_for;
 };
 static struct timer_queue queues[MAX_CPUS];
 static struct timer tick_timers[MAX_CPUS];
@@ -49,22 +53,27 @@ static bool expires_earlier(const struct rb_node *a, const struct rb_node *b)
 	return rb_entry(a, struct timer, node)->expires < rb_entry(b, struct timer, node)->expires;
 }
 
-/* Program this CPU's LAPIC timer for the earliest pending timer; queue locked. */
+/* Program this CPU's LAPIC timer for the earliest pending timer; queue
+ * locked. Nothing to write if it is armed for that already. */
 static void program_next(struct timer_queue *q)
 {
 	struct rb_node *first = rb_first_cached(&q->timers);
 	if (!first) {
 		lapic_timer_stop();
+		q->armed = false;
 		return;
 	}
 	uint64_t expires = rb_entry(first, struct timer, node)->expires;
-	if (lapic_has_tsc_deadline()) {
-		uint64_t now = clock_ns();
-		lapic_timer_tsc_deadline(rdtsc() + ns_to_tsc(expires > now ? expires - now : 0) + 1);
+	if (q->armed && q->armed_for == expires)
 		return;
-	}
 	uint64_t now = clock_ns();
-	lapic_timer_oneshot_ns(expires > now ? expires - now : 1);
+	if (lapic_has_tsc_deadline()) {
+		lapic_timer_tsc_deadline(rdtsc() + ns_to_tsc(expires > now ? expires - now : 0) + 1);
+		q->armed = true;
+	} else {
+		q->armed = lapic_timer_oneshot_ns(expires > now ? expires - now : 1);
+	}
+	q->armed_for = expires;
 }
 
 /* Take t off whichever queue it is on; true if it was pending. */
@@ -118,6 +127,7 @@ static void timer_interrupt(struct trap_frame *frame)
 	(void)frame;
 	struct timer_queue *q = &queues[this_cpu()->id];
 	spin_lock(&q->lock);
+	q->armed = false;
 	for (;;) {
 		struct rb_node *first = rb_first_cached(&q->timers);
 		struct timer *t = first ? rb_entry(first, struct timer, node) : NULL;

@@ -3,6 +3,7 @@
 #include "arch/x86_64/time.h"
 #include "arch/x86_64/trap.h"
 #include "kernel/vmm.h"
+#include "kernel/percpu.h"
 #include "kernel/printk.h"
 #include "kernel/params.h"
 #include "lib/sort.h"
@@ -25,6 +26,7 @@ enum {
 #define ICR_PENDING         (1u << 12)
 #define ICR_ASSERT          (1u << 14)
 #define ICR_ALL_BUT_SELF    (3u << 18)
+#define ICR_SHORTHAND_MASK  (3u << 18)      /* any shorthand: the destination field is ignored */
 #define TIMER_DIVIDE_BY_1   0xb
 
 static volatile uint32_t *mmio;
@@ -32,6 +34,24 @@ static bool x2apic;
 static bool ready;
 static bool tsc_deadline;
 static uint64_t timer_hz;
+
+/*
+ * Under emulation every LAPIC register access traps into the emulator, so
+ * each CPU remembers what its own registers hold and skips writes that would
+ * change nothing. Only the CPU itself writes them, with interrupts off.
+ */
+enum timer_mode { TIMER_MASKED, TIMER_ONESHOT, TIMER_DEADLINE };   /* masked: after reset, init, calibration */
+#define ICR_HIGH_UNKNOWN 0xffffffffu      /* never written: the low 24 bits are reserved */
+struct lapic_shadow {
+	enum timer_mode timer_mode;
+	uint32_t icr_high;
+};
+static struct lapic_shadow shadows[MAX_CPUS];
+
+static struct lapic_shadow *my_shadow(void)
+{
+	return &shadows[this_cpu()->id];
+}
 
 static bool use_x2apic = true;
 BOOT_PARAM_BOOL("x2apic", use_x2apic, "use x2APIC mode when the CPU offers it");
@@ -79,6 +99,7 @@ void lapic_init_cpu(void)
 	lapic_write(LAPIC_LVT_TIMER, LVT_MASKED);
 	lapic_write(LAPIC_SVR, SVR_ENABLE | VEC_SPURIOUS);
 	lapic_write(LAPIC_EOI, 0);
+	*my_shadow() = (struct lapic_shadow){ .timer_mode = TIMER_MASKED, .icr_high = ICR_HIGH_UNKNOWN };
 	ready = true;
 }
 
@@ -95,6 +116,13 @@ void lapic_eoi(void)
 	lapic_write(LAPIC_EOI, 0);
 }
 
+/*
+ * xAPIC: wait for the previous IPI to leave before writing the next, rather
+ * than for our own to leave after writing it: the sender goes on at once,
+ * and the wait is usually one read. It is inside the interrupts-off section
+ * so that an interrupt handler's IPI cannot be still pending when we write.
+ * The destination is rewritten only when it changes (a shorthand needs none).
+ */
 static void send_icr(uint32_t apic_id, uint32_t low)
 {
 	if (x2apic) {
@@ -102,10 +130,14 @@ static void send_icr(uint32_t apic_id, uint32_t low)
 		return;
 	}
 	uint64_t flags = irq_save();
-	lapic_write(LAPIC_ICR_HIGH, apic_id << 24);
-	lapic_write(LAPIC_ICR_LOW, low);
 	while (lapic_read(LAPIC_ICR_LOW) & ICR_PENDING)
 		cpu_relax();
+	struct lapic_shadow *shadow = my_shadow();
+	if (!(low & ICR_SHORTHAND_MASK) && shadow->icr_high != apic_id << 24) {
+		shadow->icr_high = apic_id << 24;
+		lapic_write(LAPIC_ICR_HIGH, shadow->icr_high);
+	}
+	lapic_write(LAPIC_ICR_LOW, low);
 	irq_restore(flags);
 }
 
@@ -139,6 +171,7 @@ void lapic_timer_calibrate(void)
 
 	lapic_write(LAPIC_TIMER_DIVIDE, TIMER_DIVIDE_BY_1);
 	lapic_write(LAPIC_LVT_TIMER, LVT_MASKED);
+	my_shadow()->timer_mode = TIMER_MASKED;
 	for (int r = 0; r < ROUNDS; r++) {
 		lapic_write(LAPIC_TIMER_INIT, 0xffffffff);
 		uint64_t t0 = clock_ns();
@@ -159,28 +192,45 @@ void lapic_timer_calibrate(void)
 
 uint64_t lapic_timer_hz(void) { return timer_hz; }
 
-void lapic_timer_oneshot_ns(uint64_t ns)
+/* The timer's divide and LVT, written only when this CPU's mode changes. */
+static void timer_set_mode(enum timer_mode mode)
+{
+	struct lapic_shadow *shadow = my_shadow();
+	if (shadow->timer_mode == mode)
+		return;
+	shadow->timer_mode = mode;
+	if (mode == TIMER_ONESHOT) {
+		lapic_write(LAPIC_TIMER_DIVIDE, TIMER_DIVIDE_BY_1);
+		lapic_write(LAPIC_LVT_TIMER, VEC_LAPIC_TIMER);
+		return;
+	}
+	lapic_write(LAPIC_LVT_TIMER, VEC_LAPIC_TIMER | LVT_TIMER_DEADLINE);
+	/* The LVT write must land before the deadline is armed; xAPIC MMIO writes
+	 * and the MSR write are not ordered against each other otherwise. */
+	__asm__ volatile("mfence" : : : "memory");
+}
+
+bool lapic_timer_oneshot_ns(uint64_t ns)
 {
 	uint64_t count = ns * (timer_hz / 1000) / 1000000;   /* kHz first: no overflow for hours */
-	lapic_write(LAPIC_TIMER_DIVIDE, TIMER_DIVIDE_BY_1);
-	lapic_write(LAPIC_LVT_TIMER, VEC_LAPIC_TIMER);
+	timer_set_mode(TIMER_ONESHOT);
 	lapic_write(LAPIC_TIMER_INIT, count == 0 ? 1 : count > 0xffffffff ? 0xffffffff : (uint32_t)count);
+	return count <= 0xffffffff;
 }
 
 bool lapic_has_tsc_deadline(void) { return tsc_deadline; }
 
 void lapic_timer_tsc_deadline(uint64_t tsc)
 {
-	lapic_write(LAPIC_LVT_TIMER, VEC_LAPIC_TIMER | LVT_TIMER_DEADLINE);
-	/* The LVT write must land before the deadline is armed; xAPIC MMIO writes
-	 * and the MSR write are not ordered against each other otherwise. */
-	__asm__ volatile("mfence" : : : "memory");
+	timer_set_mode(TIMER_DEADLINE);
 	wrmsr(MSR_TSC_DEADLINE, tsc);
 }
 
 void lapic_timer_stop(void)
 {
-	if (tsc_deadline)
+	enum timer_mode mode = my_shadow()->timer_mode;
+	if (mode == TIMER_DEADLINE)
 		wrmsr(MSR_TSC_DEADLINE, 0);
-	lapic_write(LAPIC_TIMER_INIT, 0);
+	else if (mode == TIMER_ONESHOT)
+		lapic_write(LAPIC_TIMER_INIT, 0);
 }

@@ -22,7 +22,8 @@ void lapic_send_startup(uint32_t apic_id, uint32_t page_number);
 /* The timer. lapic_timer_calibrate() needs clock_ns() working. */
 void lapic_timer_calibrate(void);
 uint64_t lapic_timer_hz(void);            /* counts per second at divide-by-1 */
-void lapic_timer_oneshot_ns(uint64_t ns);
+/* False if ns is beyond the counter's reach: it then interrupts early, at its maximum. */
+bool lapic_timer_oneshot_ns(uint64_t ns);
 bool lapic_has_tsc_deadline(void);
 void lapic_timer_tsc_deadline(uint64_t tsc);
 void lapic_timer_stop(void);              /* no timer interrupt until armed again */

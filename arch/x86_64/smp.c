@@ -23,6 +23,7 @@
 #include "lib/printf.h"
 #include "kernel/ktest.h"
 #include "kernel/task.h"
+#include "kernel/idle.h"
 #include "sched/preempt.h"
 
 extern const uint8_t trampoline_start[], trampoline_end[];
