@@ -124,15 +124,18 @@ static void churner(void *arg)
 /*
  * The rule that no task is ever lost (sched_check_task): every task is
  * running, queued, or asleep with a wake-up registered. Read without the
- * scheduler's locks, a task can look lost for an instant (a waker has taken
- * it off its wait queue and not yet queued it), so a task is reported only
- * when it looks lost in two scans 50 ms apart without having switched or
- * been woken in between.
+ * scheduler's locks, a task can look lost for a moment (a waker has taken it
+ * off its wait queue, or its timer off the timer queue, and not yet queued
+ * it), and the host may stall that waker's virtual CPU for tens of ms. A
+ * lost task stays lost, so one is reported only when it has looked lost,
+ * neither switching nor being woken, in every scan for a whole second.
  */
 #define SUSPECTS 16
+#define LOST_AFTER_NS (1000 * MS)
 struct suspect {
 	int pid;
-	uint64_t switches, wakeups;
+	uint64_t switches, wakeups, since;
+	bool reported;
 };
 static struct suspect suspects[SUSPECTS], seen_before[SUSPECTS];
 static int nr_suspects, nr_seen_before;
@@ -144,14 +147,18 @@ static void scan_task(struct task *p, void *arg)
 	char why[160];
 	if (nr_suspects == SUSPECTS || sched_check_task(p, why, sizeof(why)))
 		return;
-	struct suspect now = { p->pid, p->stats.nr_switches, p->stats.nr_wakeups };
+	struct suspect now = { p->pid, p->stats.nr_switches, p->stats.nr_wakeups, clock_ns(), false };
 	for (int i = 0; i < nr_seen_before; i++) {
 		struct suspect *was = &seen_before[i];
 		if (was->pid == now.pid && was->switches == now.switches && was->wakeups == now.wakeups) {
-			pr_err("  # lost task: %s", why);
-			lost_tasks++;
-			return;                           /* reported once: not a suspect again */
+			now.since = was->since;
+			now.reported = was->reported;
 		}
+	}
+	if (!now.reported && clock_ns() - now.since >= LOST_AFTER_NS) {
+		pr_err("  # lost task: %s", why);
+		lost_tasks++;
+		now.reported = true;
 	}
 	suspects[nr_suspects++] = now;
 }
@@ -167,7 +174,6 @@ static void lost_task_watcher(void *arg)
 		sleep_ns(50 * MS);
 	}
 }
-
 
 /* Every page is free, or kept by kmalloc's small-block lists, or a page table
  * (freed stacks kept for reuse are given back first). */
