@@ -40,6 +40,7 @@ struct timer_queue {
 	struct rb_root_cached timers;
 	struct timer *volatile running;
 	bool tick_stopped;                /* idle with no tick (nohz) */
+	uint64_t lateness_ns;             /* how late its timers fire, a moving average */
 	/* The LAPIC timer will interrupt at armed_for, while armed: reset when it
 	 * fires or is stopped, and never set by a one-shot clamped short of it. */
 	bool armed;
@@ -121,11 +122,34 @@ bool timer_cancel(struct timer *t)
 	return was_pending;
 }
 
+/*
+ * How late this CPU's timers fire: a moving average, each sample weighing
+ * 1/8. Under emulation a halted virtual CPU takes tens of µs to resume, and
+ * the host's own timers are late by its timer slack; on hardware it is
+ * about a µs. A sample over a millisecond is a host stall, not the rule.
+ */
+#define LATENESS_SAMPLE_MAX_NS 1000000
+#define SLEEP_EARLY_MAX_NS     200000
+
+static void note_lateness(struct timer_queue *q, uint64_t late)
+{
+	if (late < LATENESS_SAMPLE_MAX_NS)
+		q->lateness_ns = (uint64_t)((int64_t)q->lateness_ns + ((int64_t)late - (int64_t)q->lateness_ns) / 8);
+}
+
+uint64_t timer_lateness_ns(void)
+{
+	uint64_t late = queues[this_cpu()->id].lateness_ns;
+	return late < SLEEP_EARLY_MAX_NS ? late : SLEEP_EARLY_MAX_NS;
+}
+
 /* The LAPIC timer interrupt: run every timer that is due, then re-program. */
 static void timer_interrupt(struct trap_frame *frame)
 {
 	(void)frame;
 	struct timer_queue *q = &queues[this_cpu()->id];
+	uint64_t arrived = clock_ns();
+	bool first_due = true;
 	spin_lock(&q->lock);
 	q->armed = false;
 	for (;;) {
@@ -133,6 +157,9 @@ static void timer_interrupt(struct trap_frame *frame)
 		struct timer *t = first ? rb_entry(first, struct timer, node) : NULL;
 		if (!t || t->expires > clock_ns())
 			break;
+		if (first_due)                    /* the one the LAPIC was programmed for */
+			note_lateness(q, arrived > t->expires ? arrived - t->expires : 0);
+		first_due = false;
 		rb_erase_cached(&t->node, &q->timers);
 		t->cpu = -1;
 		q->running = t;

@@ -28,3 +28,6 @@ void timer_start_this_cpu(void);      /* start this CPU's tick */
 void tick_stop_idle(void);            /* idle, interrupts off: no tick until an interrupt */
 void tick_restart(void);              /* every interrupt, and idle finding work: restart a stopped tick */
 unsigned timer_hz(void);
+/* How late this CPU's timers have fired lately (at most 200 µs): a sleeper
+ * arms its timer that much early and waits out the rest on the CPU. */
+uint64_t timer_lateness_ns(void);

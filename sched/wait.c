@@ -157,20 +157,28 @@ static void sleeper_wake(struct timer *t)
 	wake_up_process(container_of(t, struct sleeper, timer)->task);
 }
 
+/*
+ * Timers fire late by about timer_lateness_ns() (a halted virtual CPU is
+ * slow to resume): the timer is armed that much early, and the last few µs
+ * are waited out on the CPU, at the sleeper's own expense. A sleep ends at
+ * its deadline, never before.
+ */
 void sleep_ns(uint64_t ns)
 {
-	uint64_t deadline = sched_clock() + ns;
+	uint64_t deadline = sched_clock() + ns, early = timer_lateness_ns();
 	struct sleeper s = { .timer = TIMER_INIT(sleeper_wake), .task = sched_current() };
 	s.task->wake_timer = &s.timer;        /* what will wake us (sched_check_task) */
-	while (sched_clock() < deadline) {
+	while (sched_clock() + early < deadline) {
 		/* Sleeping before arming: a timer that fires at once still wakes us.
 		 * Preempted in between, we stay queued (sched/core.c), so the
 		 * moment with neither a queue nor a timer is never a lost one. */
 		s.task->state = TASK_SLEEPING;
-		timer_start(&s.timer, deadline);
+		timer_start(&s.timer, deadline - early);
 		schedule();
 		timer_cancel(&s.timer);       /* also waits out a callback running elsewhere */
 	}
 	s.task->wake_timer = NULL;
 	s.task->state = TASK_RUNNING;
+	while (sched_clock() < deadline)
+		sched_cpu_relax();
 }

@@ -153,6 +153,8 @@ void timer_start(struct timer *t, uint64_t expires)
 	timers[ntimers++] = t;
 }
 
+uint64_t timer_lateness_ns(void) { return 0; }   /* simulated timers fire on time */
+
 bool timer_cancel(struct timer *t)
 {
 	for (int i = 0; i < ntimers; i++) {
