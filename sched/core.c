@@ -419,50 +419,40 @@ static bool cpu_usable(const struct task *p, int cpu)
 	return sched_cpu_online(cpu) && (p->cpus_allowed & (1ULL << cpu));
 }
 
-static bool cpu_idle(int cpu)
+static bool idle_for(const struct task *p, int cpu)
 {
+	(void)p;
 	struct rq *rq = cpu_rq(cpu);
 	return rq->curr == rq->idle && rq->nr_running == 0;
 }
 
-static int curr_prio(int cpu)
-{
-	return __atomic_load_n(&cpu_rq(cpu)->curr_prio, __ATOMIC_RELAXED);
-}
-
 static bool runs_less_urgent(const struct task *p, int cpu)
 {
-	return curr_prio(cpu) > p->prio;
+	return __atomic_load_n(&cpu_rq(cpu)->curr_prio, __ATOMIC_RELAXED) > p->prio;
 }
 
-/* The first usable CPU, from prev's neighbour round to prev, that passes ok. */
-static int next_cpu_where(const struct task *p, int prev, bool (*ok)(const struct task *p, int cpu))
+/* The first CPU p may use that passes ok, looking from `from` round them all. */
+static int first_cpu_where(const struct task *p, int from, bool (*ok)(const struct task *p, int cpu))
 {
 	int n = sched_nr_cpus();
-	for (int i = 1; i <= n; i++) {
-		int cpu = (prev + i) % n;
+	for (int i = 0; i < n; i++) {
+		int cpu = (from + i) % n;
 		if (cpu_usable(p, cpu) && ok(p, cpu))
 			return cpu;
 	}
 	return -1;
 }
 
-static bool idle_for(const struct task *p, int cpu)
-{
-	(void)p;
-	return cpu_idle(cpu);
-}
-
 static int select_task_rq(const struct task *p)
 {
 	int prev = p->cpu, waker = sched_this_cpu(), cpu;
-	if (cpu_usable(p, prev) && cpu_idle(prev))
+	if (cpu_usable(p, prev) && idle_for(p, prev))
 		return prev;
-	if (cpu_usable(p, waker) && cpu_idle(waker))
+	if (cpu_usable(p, waker) && idle_for(p, waker))
 		return waker;
-	if ((cpu = next_cpu_where(p, prev, idle_for)) >= 0)
+	if ((cpu = first_cpu_where(p, prev + 1, idle_for)) >= 0)
 		return cpu;
-	if (task_has_rt_policy(p) && (cpu = next_cpu_where(p, prev - 1, runs_less_urgent)) >= 0)
+	if (task_has_rt_policy(p) && (cpu = first_cpu_where(p, prev, runs_less_urgent)) >= 0)
 		return cpu;
 	/* Every CPU is busy: stay, unless another carries no more load than
 	 * this one does without p. Tasks that sleep often are thus balanced as
