@@ -174,7 +174,6 @@ void double_rq_unlock(struct rq *a, struct rq *b)
 		rq_unlock(b);
 }
 
-/* The core's half of queueing: the class files the task, the core counts it. */
 /* p is about to be queued on rq: if it is the first to wait there, the
  * lockup clock starts now (not at the CPU's last switch, which may be long
  * ago on an idle CPU without a tick). */
@@ -184,6 +183,7 @@ static void start_waiting(struct rq *rq, const struct task *p)
 		rq->wait_since = rq->clock;
 }
 
+/* The core's half of queueing: the class files the task, the core counts it. */
 void activate_task(struct rq *rq, struct task *p, int flags)
 {
 	start_waiting(rq, p);
