@@ -94,7 +94,7 @@ class Goals(unittest.TestCase):
     def test_missing_everywhere_is_not_met_and_report_rows_have_no_verdict(self):
         v = self.verdict("", "")
         self.assertEqual(v["pingpong_1cpu"], "no")
-        self.assertEqual(v["wakeup_idle_p50"], "-")
+        self.assertEqual(v["schedcost_switch"], "-")
 
 
 PEER_LOG = ("# run 1/2 kernel=linux-image-6.1.0-57-amd64 accel=tcg smp=4 mem=1G log=a.log\n"
