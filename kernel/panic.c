@@ -128,8 +128,9 @@ static void print_other_cpus(int me)
 			pr_emerg("cpu%d did not answer the NMI", i);
 			continue;
 		}
-		pr_emerg("cpu%d was running %s, interrupts %s:", i, cpus[i].context ? cpus[i].context : "?",
-			 f->rflags & RFLAGS_IF ? "on" : "off");
+		pr_emerg("cpu%d was running %s, interrupts %s, LAPIC vectors in service 0x%x, waiting 0x%x:", i,
+			 cpus[i].context ? cpus[i].context : "?", f->rflags & RFLAGS_IF ? "on" : "off",
+			 cpus[i].stopped_isr, cpus[i].stopped_irr);
 		backtrace_print(f->rip, f->rsp, f->rbp);
 	}
 }

@@ -25,6 +25,7 @@ struct cpu {
 	struct task *current;         /* the task running here; NULL before the scheduler starts */
 	struct fault_record last_fault;
 	const struct trap_frame *volatile stopped_at;   /* where a panic's NMI stopped it */
+	int stopped_isr, stopped_irr;     /* and its LAPIC's highest vectors in service and waiting */
 	struct arch_cpu arch;
 };
 

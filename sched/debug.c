@@ -46,6 +46,7 @@ struct rq_snapshot {
 	unsigned nr_running, cfs_nr_running, rt_nr_running;
 	uint64_t load, cfs_load, nr_switches, clock, fair_clock, rt_time, bitmap[2];
 	int curr_pid, rt_throttled;
+	bool need_resched, polling;
 	char curr_name[TASK_NAME_LEN];
 	int first_row, nr_rows;
 };
@@ -83,6 +84,8 @@ static void copy_rq(struct rq *rq, struct rq_snapshot *s)
 	s->nr_switches = rq->nr_switches;
 	s->clock = rq->clock;
 	s->curr_pid = rq->curr->pid;
+	s->need_resched = rq->curr->need_resched;
+	s->polling = rq->curr->polling;
 	memcpy(s->curr_name, rq->curr->name, sizeof s->curr_name);
 	s->fair_clock = rq->cfs.fair_clock;
 	s->cfs_nr_running = rq->cfs.nr_running;
@@ -129,6 +132,9 @@ static void print_rq(int cpu, const struct rq_snapshot *s)
 	pr_info("  .nr_switches           : %llu", (unsigned long long)s->nr_switches);
 	pr_info("  .clock                 : " MS_FMT, MS_ARG(s->clock));
 	pr_info("  .curr->pid             : %d (%s)", s->curr_pid, s->curr_name);
+	/* A CPU with tasks waiting and neither of these set will not switch. */
+	pr_info("  .curr->need_resched    : %d", s->need_resched);
+	pr_info("  .curr->polling         : %d", s->polling);
 	pr_info("cfs_rq[%d]:", cpu);
 	pr_info("  .fair_clock            : " MS_FMT, MS_ARG(s->fair_clock));
 	pr_info("  .nr_running            : %u", s->cfs_nr_running);

@@ -14,7 +14,7 @@ enum {
 	LAPIC_SVR = 0xf0, LAPIC_ESR = 0x280, LAPIC_ICR_LOW = 0x300, LAPIC_ICR_HIGH = 0x310,
 	LAPIC_LVT_TIMER = 0x320, LAPIC_LVT_LINT0 = 0x350, LAPIC_LVT_LINT1 = 0x360,
 	LAPIC_LVT_ERROR = 0x370, LAPIC_TIMER_INIT = 0x380, LAPIC_TIMER_CURRENT = 0x390,
-	LAPIC_TIMER_DIVIDE = 0x3e0,
+	LAPIC_TIMER_DIVIDE = 0x3e0, LAPIC_ISR = 0x100, LAPIC_IRR = 0x200,
 };
 
 #define SVR_ENABLE          (1u << 8)
@@ -104,6 +104,20 @@ void lapic_init_cpu(void)
 }
 
 bool lapic_ready(void) { return ready; }
+
+/* The highest vector in this CPU's ISR (in service) or IRR (requested), or
+ * 0 if none (no interrupt has a vector below 32): a panic reports them, to tell an interrupt never sent from one that
+ * waits behind another still in service. */
+int lapic_highest_vector(bool in_service)
+{
+	uint32_t base = in_service ? LAPIC_ISR : LAPIC_IRR;
+	for (int i = 7; i >= 0; i--) {
+		uint32_t bits = lapic_read(base + 0x10 * (uint32_t)i);
+		if (bits)
+			return 32 * i + 31 - __builtin_clz(bits);
+	}
+	return 0;
+}
 bool lapic_x2apic_mode(void) { return x2apic; }
 
 uint32_t lapic_id(void)

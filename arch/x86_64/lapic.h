@@ -10,6 +10,7 @@
 void lapic_init_bsp(uint64_t mmio_phys);  /* choose the mode, map registers */
 void lapic_init_cpu(void);                /* enable this CPU's LAPIC */
 bool lapic_ready(void);
+int lapic_highest_vector(bool in_service);    /* ISR (true) or IRR (false); 0 if empty */
 bool lapic_x2apic_mode(void);
 uint32_t lapic_id(void);
 void lapic_eoi(void);

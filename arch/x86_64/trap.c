@@ -83,6 +83,8 @@ static void handle_exception(struct trap_frame *f)
 		/* The panicking CPU stops the others with an NMI, and tells
 		 * where each one was. */
 		if (panic_cpu >= 0) {
+			this_cpu()->stopped_isr = lapic_highest_vector(true);
+			this_cpu()->stopped_irr = lapic_highest_vector(false);
 			this_cpu()->stopped_at = f;
 			halt_forever();
 		}
