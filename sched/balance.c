@@ -102,8 +102,31 @@ static bool claim_rotation(const struct rq *this_rq, const struct rq *busiest)
 							 false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 }
 
+/*
+ * A CPU that runs its idle task while tasks wait in its queue has not seen
+ * the IPI that told it so: an IPI to a halted virtual CPU can go unanswered
+ * for a long while under emulation (docs/decisions.md). Tell it again.
+ * Right after a wake-up this also catches a CPU that is just switching:
+ * one IPI too many, which is harmless.
+ */
+static void nudge_idle_cpus_with_work(const struct rq *this_rq)
+{
+	for (int cpu = 0; cpu < sched_nr_cpus(); cpu++) {
+		struct rq *rq = cpu_rq(cpu);
+		if (rq == this_rq || !sched_cpu_online(cpu) || rq->curr != rq->idle || !rq->nr_running)
+			continue;
+		spin_lock(&rq->lock);
+		if (rq->curr == rq->idle && rq->nr_running) {
+			rq->idle->need_resched = true;
+			rq->resched_ipi = true;
+		}
+		rq_unlock(rq);
+	}
+}
+
 void periodic_balance(struct rq *this_rq)
 {
+	nudge_idle_cpus_with_work(this_rq);
 	bool idle = this_rq->curr == this_rq->idle;
 	this_rq->next_balance = sched_clock() + (idle ? BALANCE_INTERVAL_IDLE_NS : BALANCE_INTERVAL_BUSY_NS);
 

@@ -235,3 +235,24 @@ TEST(sched_wakeups_use_every_cpu)
 	if (most > 1.1 * least)
 		test_fail(__FILE__, __LINE__, "the busiest CPU was busy %.3f, the least %.3f", most, least);
 }
+
+/* A task queued on an idle CPU whose reschedule request got lost (an IPI to
+ * a halted virtual CPU that goes unanswered) must not wait for ever: the
+ * other CPUs' balancing notices the idle CPU with work and tells it again. */
+TEST(sched_an_idle_cpu_that_missed_its_wakeup_is_told_again)
+{
+	sim_reset(2, 1000);
+	struct sim_task *hog = sim_task("hog", 0, 0), *t = sim_task("missed", 0, 0);
+	sim_set_affinity(hog, 1);
+	sim_start(hog, 0);
+	sim_run(10 * SIM_MS);
+	sim_set_affinity(t, 2);
+	t->task.cpu = 1;
+	t->task.sched_class->task_init(sim_rq(1), &t->task);
+	t->task.state = TASK_RUNNING;
+	sim_on_cpu(1);
+	activate_task(sim_rq(1), &t->task, 0);        /* queued, but nobody told cpu1 */
+	EXPECT(!sim_rq(1)->idle->need_resched);
+	sim_run(50 * SIM_MS);
+	EXPECT_EQ_PTR(sim_rq(1)->curr, &t->task);
+}

@@ -152,6 +152,8 @@ static void call_function_irq(struct trap_frame *frame)
 {
 	(void)frame;
 	struct call_request *r = &call_requests[this_cpu()->id];
+	if (__atomic_load_n(&r->done, __ATOMIC_ACQUIRE))
+		return;                   /* a resent IPI whose request already ran */
 	r->fn(r->arg);
 	__atomic_store_n(&r->done, true, __ATOMIC_RELEASE);
 }
@@ -166,11 +168,25 @@ static void post_request(int cpu, void (*fn)(void *), void *arg)
 	lapic_send_ipi(cpus[cpu].apic_id, VEC_CALL_FUNCTION);
 }
 
+/* An IPI is answered within microseconds, even under emulation, unless it
+ * was lost: after 100 ms say so, and send it again. */
+#define CALL_RESEND_NS 100000000ULL
+
 static void await_request(int cpu)
 {
 	struct call_request *r = &call_requests[cpu];
-	while (!__atomic_load_n(&r->done, __ATOMIC_ACQUIRE))
+	uint64_t resend_at = clock_ns() + CALL_RESEND_NS;
+	bool said = false;
+	while (!__atomic_load_n(&r->done, __ATOMIC_ACQUIRE)) {
+		if (clock_ns() > resend_at) {
+			if (!said)
+				pr_warn("smp: cpu%d has not answered a call IPI for 100 ms: sending it again", cpu);
+			said = true;
+			lapic_send_ipi(cpus[cpu].apic_id, VEC_CALL_FUNCTION);
+			resend_at = clock_ns() + CALL_RESEND_NS;
+		}
 		cpu_relax();
+	}
 	spin_unlock(&r->lock);
 }
 
