@@ -163,8 +163,12 @@ static void slot_release(size_t slot)
 /* Freed stacks wait here, still mapped, for the next kstack_alloc():
  * unmapping one costs a TLB shootdown (an interrupt to every CPU, waited
  * for), and a short task lives less long than that takes under emulation.
- * Linux keeps a few freed stacks per CPU for the same reason. */
-#define KSTACK_CACHE 16
+ * Linux keeps a few freed stacks per CPU for the same reason. 128 (2 MiB
+ * of stacks) covers the stress run's bursts of creation and exit: with
+ * 16, it overflowed into a shootdown per exit, and with four virtual CPUs
+ * on two host cores those shootdowns queued behind each other for seconds
+ * (docs/decisions.md). */
+#define KSTACK_CACHE 128
 static size_t cached_slots[KSTACK_CACHE];
 static size_t nr_cached;
 
