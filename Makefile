@@ -9,6 +9,7 @@ NASM    := nasm
 PYTHON  := python3
 
 # What `make run` boots (see README.md).
+EMU     ?= qemu
 SMP     ?= 4
 MEM     ?= 512M
 ACCEL   ?= auto
@@ -99,9 +100,16 @@ $(ISO): $(ELF) FORCE
 	@tools/mkiso.sh $(ELF) $@ "$(CMDLINE)"
 FORCE:
 
+# EMU=bochs boots the same ISO in Bochs (docs/emulators.md): ACCEL, MACHINE
+# and UEFI are QEMU's only.
 run: deps $(ISO)
+ifeq ($(EMU),bochs)
+	@tools/deps.sh bochs
+	@$(PYTHON) tools/bochs.py --iso $(ISO) --smp $(SMP) --mem $(MEM)
+else
 	@$(PYTHON) tools/qemu.py --iso $(ISO) --smp $(SMP) --mem $(MEM) --accel $(ACCEL) \
 		--machine $(MACHINE) $(if $(filter 1,$(UEFI)),--uefi)
+endif
 
 # `make debug`: the same ISO, paused, under TCG (breakpoints and single
 # steps behave alike on every machine), with GDB attached, tools/gdb/
@@ -140,6 +148,7 @@ clang-build:
 
 test: deps
 	@tools/deps.sh browser || echo "deps: no chromium: the trace picture's render check will say SKIP"
+	@tools/deps.sh bochs
 	@mkdir -p $(BUILD)
 	@$(MAKE) --no-print-directory host-test 2>&1 | tee $(BUILD)/host-test.log; \
 		test $${PIPESTATUS[0]} -eq 0 || exit 1
@@ -158,10 +167,17 @@ test-matrix: deps $(ELF)
 # over RUNS runs (three boots each). Both kernels run tickless (nohz is on
 # by default, as Linux's NO_HZ_IDLE); BENCH_CMDLINE adds boot parameters
 # (`make bench BENCH_CMDLINE=nohz=off` measures the periodic tick).
+# EMU=bochs: build/bench-exact.md instead, one run in Bochs at 2 CPUs, every
+# figure in virtual time next to its ideal (docs/emulators.md).
 RUNS          ?= 3
 BENCH_CMDLINE ?=
 bench: deps $(ELF)
+ifeq ($(EMU),bochs)
+	@tools/deps.sh bochs
+	@$(PYTHON) tools/bench.py --emu bochs --elf $(ELF) --cmdline '$(BENCH_CMDLINE)'
+else
 	@$(PYTHON) tools/bench.py --elf $(ELF) --runs $(RUNS) --cmdline '$(BENCH_CMDLINE)'
+endif
 
 # make soak MINUTES=N: ktest=stress churns tasks for N minutes (1..60) at
 # -smp 4, plus SOAK_CMDLINE's boot parameters; not part of `make test`. The

@@ -3,6 +3,7 @@
 
   tools/bench.py [--runs N] [--elf build/leftmost.elf] [--cmdline 'BOOT PARAMETERS']
                  [--out DIR/bench.md] [--log RUNLOG]... [--linux-log FILE]
+  tools/bench.py --emu bochs [--elf ...] [--cmdline ...] [--out DIR/bench-exact.md] [--log RUNLOG]
 
 A run is three boots with the workloads and parameters of the Linux peer
 suite (../shared/peer/initramfs/suite.sh); the third boot runs those Linux
@@ -23,6 +24,12 @@ A-D and the published range).
 --linux-log FILE reads run-linux-peer.sh's output (or its
 cache/linux-results.txt). With --log and no --linux-log, nothing boots and
 Linux's figures are the reference ones.
+
+--emu bochs (make bench EMU=bochs): the scheduling-quality figures measured
+exactly, in Bochs's virtual time at 2 CPUs, each next to its ideal, its
+error and the goal, in DIR/bench-exact.md; the boots are logged in
+DIR/bench-exact.log.1. One run: Bochs runs the same boot the same way every
+time (docs/emulators.md).
 """
 import argparse
 import collections
@@ -109,6 +116,68 @@ ROWS = [
     Row("hackbench_ms", "hackbench, 400 tasks, ms", "hackbench", {}, "time_ms", None, None, None),
 ]
 LINUX_ROWS = [row for row in ROWS if row.linux_best is not None]
+
+# --emu bochs: shorter lists (Bochs runs about 5 s of wall time a virtual
+# second at 2 CPUs), each figure that has an ideal next to it.
+EXACT_BOOTS = [";".join([
+    "fairness:hogs=2,ms=2000",
+    "fairness:hogs=3,ms=2000",
+    "fairness:hogs=4,ms=2000",
+]), ";".join([
+    "fairness:hogs=2,nice_last=1,ms=2000",
+    "fairness:hogs=2,nice_last=5,ms=2000",
+    "fairness:hogs=2,nice_last=10,ms=2000",
+    "fairness:hogs=2,nice_last=-5,ms=2000",
+]), ";".join([
+    "smpbalance:hogs=2,ms=3000",
+    "smpbalance:hogs=3,ms=3000",
+    "smpbalance:hogs=5,ms=3000",
+    "massive_intr:procs=10,ms=5000",
+]), ";".join([
+    "wakeup:hogs_per_cpu=0,samples=2000",
+    "wakeup:hogs_per_cpu=1,hog_cpus=1,samples=2000",
+    "wakeup:hogs_per_cpu=1,hog_cpus=1,samples=2000,fifo=1",
+]), ";".join([
+    "fiftyp:ms=4000",
+    "thud:rounds=2",
+    "chew:ms=3000",
+    "ring_test:ms=3000",
+])]
+
+# ideal: a number, the RESULT key that holds it, or None (a figure to
+# report). goal as in ROWS, or ("within", fraction of the ideal).
+Exact = collections.namedtuple("Exact", "label name where key ideal goal")
+SHARES, RATIOS = ("<=", 0.005), ("within", 0.005)   # the issue's 0.5%
+EXACT_ROWS = [
+    Exact("fairness, 2 hogs: largest share error", "fairness", {"hogs": "2", "nice_last": "0"}, "max_dev", 0, SHARES),
+    Exact("fairness, 3 hogs: largest share error", "fairness", {"hogs": "3", "nice_last": "0"}, "max_dev", 0, SHARES),
+    Exact("fairness, 4 hogs: largest share error", "fairness", {"hogs": "4", "nice_last": "0"}, "max_dev", 0, SHARES),
+    Exact("fairness, nice 0 vs 1: ratio", "fairness", {"nice_last": "1"}, "ratio", "ideal_ratio", RATIOS),
+    Exact("fairness, nice 0 vs 5: ratio", "fairness", {"nice_last": "5"}, "ratio", "ideal_ratio", RATIOS),
+    Exact("fairness, nice 0 vs 10: ratio", "fairness", {"nice_last": "10"}, "ratio", "ideal_ratio", RATIOS),
+    Exact("fairness, nice 0 vs -5: ratio", "fairness", {"nice_last": "-5"}, "ratio", "ideal_ratio", RATIOS),
+    Exact("smpbalance, 2 hogs on 2 CPUs: largest share error", "smpbalance", {"hogs": "2"}, "max_dev", 0, SHARES),
+    Exact("smpbalance, 3 hogs on 2 CPUs: largest share error", "smpbalance", {"hogs": "3"}, "max_dev", 0, SHARES),
+    Exact("smpbalance, 5 hogs on 2 CPUs: largest share error", "smpbalance", {"hogs": "5"}, "max_dev", 0, SHARES),
+    Exact("massive_intr, 10 tasks: spread", "massive_intr", {}, "spread", 1, ("<=", 1.02)),
+    Exact("wakeup, idle: p50 us", "wakeup", {"hogs_per_cpu": "0"}, "p50_us", None, None),
+    Exact("wakeup, idle: max us", "wakeup", {"hogs_per_cpu": "0"}, "max_us", None, None),
+    Exact("wakeup, next to a hog: p50 us", "wakeup", {"hog_cpus": "1", "policy": "other"}, "p50_us", None, None),
+    Exact("wakeup, next to a hog: p99 us", "wakeup", {"hog_cpus": "1", "policy": "other"}, "p99_us", None, None),
+    Exact("wakeup, next to a hog: max us", "wakeup", {"hog_cpus": "1", "policy": "other"}, "max_us", None,
+          ("<=", 500)),
+    Exact("wakeup FIFO, next to a hog: p50 us", "wakeup", {"hog_cpus": "1", "policy": "fifo"}, "p50_us", None, None),
+    Exact("wakeup FIFO, next to a hog: max us", "wakeup", {"hog_cpus": "1", "policy": "fifo"}, "max_us", None, None),
+    Exact("fiftyp: largest copy / fair", "fiftyp", {}, "copy_ratio", 1, ("<=", 1.005)),
+    Exact("fiftyp: smallest hog / fair", "fiftyp", {}, "hog_ratio", 1, (">=", 0.995)),
+    Exact("fiftyp: probe max us", "fiftyp", {}, "probe_max_us", None, None),
+    Exact("thud: child share / fair", "thud", {}, "share_ratio", 1, RATIOS),
+    Exact("thud: probe max stall us", "thud", {}, "max_stall_us", None, None),
+    Exact("chew: out avg us", "chew", {}, "out_avg_us", None, None),
+    Exact("chew: out max us", "chew", {}, "out_max_us", None, None),
+    Exact("ring_test: hog / fair", "ring_test", {}, "hog_ratio", 1, (">=", 0.995)),
+    Exact("ring_test: hops per s", "ring_test", {}, "hops_per_s", None, None),
+]
 LABELS = {row.id: row.label for row in ROWS}
 
 # A figure over the runs; n of runs measured it (median, lo, hi: None if none did).
@@ -221,29 +290,70 @@ def result_lines(ours, linux, verdict):
     return lines
 
 
-def boot(elf, runs, cmdline, outdir):
-    """Boot the three lists runs times (cmdline: boot parameters added to
-    each); returns the run logs."""
+def exact_cells(row, found):
+    """(value, ideal, error, met) of one EXACT_ROWS figure in a run's RESULT
+    lines; error is relative to a nonzero ideal, the value itself for ideal 0."""
+    r = results.find(found, row.name, row.key, row.where)
+    if r is None:
+        return None, None, None, "no" if row.goal else "-"
+    value = float(r[row.key])
+    ideal = float(r[row.ideal]) if isinstance(row.ideal, str) else row.ideal
+    error = None if ideal is None else value if ideal == 0 else (value - ideal) / ideal
+    if row.goal is None:
+        return value, ideal, error, "-"
+    op, bound = row.goal
+    ok = abs(error) <= bound if op == "within" else value <= bound if op == "<=" else value >= bound
+    return value, ideal, error, "yes" if ok else "no"
+
+
+def exact_goal_text(goal):
+    if goal is None:
+        return "report"
+    op, bound = goal
+    return f"within {bound:.1%} of the ideal" if op == "within" else f"{op} {bound:g}"
+
+
+def exact_table(found):
+    """The markdown table of bench-exact.md, and how many goals were met of how many."""
+    lines = ["| figure | key | value | ideal | error | goal | met |",
+             "| --- | --- | --- | --- | --- | --- | --- |"]
+    verdicts = []
+    for row in EXACT_ROWS:
+        value, ideal, error, verdict = exact_cells(row, found)
+        if row.goal:
+            verdicts.append(verdict)
+        err = "—" if error is None else fmt(error) if ideal == 0 else f"{error:+.2%}"
+        lines.append(f"| {row.label} | {row.key} | {'missing' if value is None else fmt(value)} | "
+                     f"{'—' if ideal is None else fmt(ideal)} | {err} | {exact_goal_text(row.goal)} | {verdict} |")
+    return "\n".join(lines) + "\n", verdicts.count("yes"), len(verdicts)
+
+
+def boot(elf, runs, cmdline, outdir, emu="qemu"):
+    """Boot the lists (BOOTS, or EXACT_BOOTS in Bochs) runs times (cmdline:
+    boot parameters added to each); returns the run logs."""
+    boots, name = (EXACT_BOOTS, "bench-exact") if emu == "bochs" else (BOOTS, "bench")
+    # Bochs: 2 CPUs, as many as the host has cores, so that a run takes minutes.
+    emulator = ["bochs.py", "--smp", "2", "--timeout", "3600"] if emu == "bochs" else \
+        ["qemu.py", "--smp", "4", "--timeout", "900"]
     isos = []
-    for n, workloads in enumerate(BOOTS, 1):
-        iso = os.path.join(outdir, "iso", f"bench{n}.iso")
+    for n, workloads in enumerate(boots, 1):
+        iso = os.path.join(outdir, "iso", f"{name}{n}.iso")
         os.makedirs(os.path.dirname(iso), exist_ok=True)
         subprocess.run([os.path.join(TOOLS, "mkiso.sh"), elf, iso, f"{cmdline} run={workloads}".strip()],
                        check=True)
         isos.append(iso)
     # The logs of an earlier bench with more runs would pass for runs of this one.
-    for old in glob.glob(os.path.join(outdir, "bench.log.*")):
+    for old in glob.glob(os.path.join(outdir, f"{name}.log.*")):
         os.remove(old)
     logs = []
     for run in range(1, runs + 1):
-        log = os.path.join(outdir, f"bench.log.{run}")
+        log = os.path.join(outdir, f"{name}.log.{run}")
         for n, iso in enumerate(isos, 1):
-            print(f"bench: run {run} of {runs}, boot {n} of {len(isos)}: run={BOOTS[n - 1]}", flush=True)
+            print(f"bench: run {run} of {runs}, boot {n} of {len(isos)}: run={boots[n - 1]}", flush=True)
             with open(log, "a") as f:
-                status = subprocess.call([sys.executable, os.path.join(TOOLS, "qemu.py"), "--iso", iso,
-                                          "--smp", "4", "--timeout", "900"],
-                                         stdin=subprocess.DEVNULL, stdout=f)
-                note = f"bench: run {run}, boot {n} ended with QEMU status {status} (33: every workload ran)"
+                status = subprocess.call([sys.executable, os.path.join(TOOLS, emulator[0]), "--iso", iso]
+                                         + emulator[1:], stdin=subprocess.DEVNULL, stdout=f)
+                note = f"bench: run {run}, boot {n} ended with status {status} (33: every workload ran)"
                 f.write(f"\n{note}\n")
             if status != 33:
                 print(f"{note}; see {log}")
@@ -307,10 +417,14 @@ def main(argv=None):
     ap.add_argument("--out", help="the table (default: bench.md next to the ELF)")
     ap.add_argument("--log", action="append", help="a run's log to read instead of booting (once per run)")
     ap.add_argument("--linux-log", help="run-linux-peer.sh's output to read Linux's figures from")
+    ap.add_argument("--emu", choices=["qemu", "bochs"], default="qemu",
+                    help="bochs: the exact figures, bench-exact.md (one run)")
     a = ap.parse_args(argv)
     if a.runs < 1:
         ap.error("--runs must be at least 1")
     outdir = os.path.dirname(os.path.abspath(a.elf))
+    if a.emu == "bochs":
+        return exact_main(a, outdir)
     out = a.out or os.path.join(outdir, "bench.md")
 
     logs = a.log or boot(a.elf, a.runs, a.cmdline, outdir)
@@ -341,6 +455,27 @@ def main(argv=None):
           f"{short} figures missing from some of the {len(logs)} run(s); written to {os.path.relpath(out, ROOT)}")
     for line in result_lines(ours, linux, verdict):
         print(line)
+
+
+def exact_main(a, outdir):
+    """--emu bochs: one run in Bochs, the figures next to their ideals."""
+    out = a.out or os.path.join(outdir, "bench-exact.md")
+    logs = a.log or boot(a.elf, 1, a.cmdline, outdir, emu="bochs")
+    found = results.parse("".join(read(log) for log in logs))
+    text, met_goals, goals = exact_table(found)
+    params = "see the log (boot: command line)" if a.log else a.cmdline or "none"
+    with open(out, "w") as f:
+        f.write("# leftmost's scheduling figures, exact: Bochs, 2 CPUs, virtual time\n\n"
+                "Bochs 2.7 (tools/bochs.py: corei7_sandy_bridge_2600k, 200 M instructions per virtual "
+                "second, `clock: sync=none`, fixed time0); the same kernel and boot parameters give the "
+                "same figures on every run and every host (docs/emulators.md).\n\n"
+                f"Boot parameters added: {params}\n\n"
+                f"Log: {', '.join(os.path.relpath(log, ROOT) for log in logs)}; the boots' workloads: "
+                + "; ".join(f"`run={b}`" for b in EXACT_BOOTS) + "\n\n"
+                "Error: (value - ideal) / ideal, or the value itself where the ideal is 0 (a largest "
+                "relative deviation of a share).\n\n" + text)
+    print(text, end="")
+    print(f"bench: {met_goals} of {goals} goals met; written to {os.path.relpath(out, ROOT)}")
 
 
 if __name__ == "__main__":

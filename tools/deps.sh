@@ -9,7 +9,9 @@
 #          debug  gdb
 #          clang  clang, for the clang build check
 #          browser  chromium, to render the trace SVG (make test asks for it)
-#          all    every group above but browser
+#          bochs  Bochs, its BIOSes and its terminal display (make test,
+#                 make run EMU=bochs and make bench EMU=bochs ask for it)
+#          all    every group above but browser and bochs
 #   --check  only report what is missing (exit 1 if anything is)
 # Silent when everything is present, so `make run` can call it every time.
 set -eu
@@ -19,6 +21,7 @@ run="qemu-system-x86 ovmf python3"
 debug="gdb"
 clang="clang"
 browser="chromium"
+bochs="bochs bochsbios vgabios bochs-term"
 
 check=0
 if [ "${1:-}" = "--check" ]; then check=1; shift; fi
@@ -34,7 +37,8 @@ for w in "$@"; do
         debug) want="$want $debug" ;;
         clang) want="$want $clang" ;;
         browser) want="$want $browser" ;;
-        -*)    echo "usage: $0 [--check] [build|run|debug|clang|browser|all|PACKAGE...]" >&2; exit 2 ;;
+        bochs) want="$want $bochs" ;;
+        -*)    echo "usage: $0 [--check] [build|run|debug|clang|browser|bochs|all|PACKAGE...]" >&2; exit 2 ;;
         *)     want="$want $w" ;;
     esac
 done

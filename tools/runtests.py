@@ -7,9 +7,9 @@
 
 Configurations come from tests/kernel-suites.txt (its header explains the
 format). For each one: build build/iso/NAME.iso with tools/mkiso.sh, boot
-it with tools/qemu.py, keep the serial log in build/test-logs/NAME.log and
-judge it. Prints one line per configuration, then "N passed, N failed"
-counting KTAP leaf tests (plus the counts of tests run before, --host-summary).
+it with tools/qemu.py (or tools/bochs.py), keep the serial log in
+build/test-logs/NAME.log and judge it. Prints one line per configuration,
+then "N passed, N failed" counting KTAP leaf tests (plus the counts of tests run before, --host-summary).
 Exit status 1 if anything failed.
 """
 
@@ -28,14 +28,17 @@ from dataclasses import dataclass
 TOOLS = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(TOOLS)
 sys.path.insert(0, TOOLS)
+import bochs  # noqa: E402
+import emulator  # noqa: E402
 import ktap  # noqa: E402
 import results  # noqa: E402
 import qemu  # noqa: E402
 import sched_debug  # noqa: E402
 import tracecheck  # noqa: E402
+import tracefile  # noqa: E402
+from emulator import PASS, FAIL, PANIC, TIMEOUT_STATUS  # noqa: E402
 
 SUITES_FILE = os.path.join(ROOT, "tests", "kernel-suites.txt")
-PASS, FAIL, PANIC = 33, 35, 37           # QEMU exit status for the verdicts
 stopping = False                         # set on Ctrl-C: start no more runs
 
 
@@ -43,7 +46,8 @@ stopping = False                         # set on Ctrl-C: start no more runs
 class Config:
     name: str
     suite: str
-    qemu: list          # tools/qemu.py options
+    emu: str            # "qemu" or "bochs"
+    opts: list          # tools/qemu.py's or tools/bochs.py's options
     cmdline: str
     expect: str         # "ktap", "run" or "panic:REGEX"
     timeout: float
@@ -75,12 +79,22 @@ def load_configs(path=SUITES_FILE):
             name, suite, opts, cmdline, expect, timeout = cols[:6]
             flags = cols[6].split() if len(cols) == 7 else []
             try:
-                qemu.parse_args(["--iso", "-"] + shlex.split(opts))
+                emu, opts = emulator_options(shlex.split(opts))
             except SystemExit:                 # argparse said what is wrong
-                raise SystemExit(f"{path}:{n}: bad qemu options: {opts}")
-            configs.append(Config(name, suite, shlex.split(opts), cmdline,
+                raise SystemExit(f"{path}:{n}: bad emulator options: {opts}")
+            configs.append(Config(name, suite, emu, opts, cmdline,
                                   expect, float(timeout), flags))
     return configs
+
+
+def emulator_options(words):
+    """("bochs", words without --emu bochs) for "--emu bochs ..." (bochs.py's
+    options), else ("qemu", words) (qemu.py's); checks them."""
+    emu = "qemu"
+    if words[:2] == ["--emu", "bochs"]:
+        emu, words = "bochs", words[2:]
+    (bochs if emu == "bochs" else qemu).parse_args(["--iso", "-"] + words)
+    return emu, words
 
 
 def tail(lines, n=20):
@@ -122,11 +136,11 @@ def judge(cfg, status, text):
             if errors:
                 fail(f"sched_debug: {len(errors)} inconsistencies", errors[:10])
 
-    if status == qemu.TIMEOUT_STATUS:
+    if status == TIMEOUT_STATUS:
         fail(f"timeout after {cfg.timeout:g} s", tail(lines))
     if cfg.expect.startswith("panic:"):
         # The one test here is the panic itself.
-        if status == qemu.TIMEOUT_STATUS:
+        if status == TIMEOUT_STATUS:
             pass
         elif status != PANIC or not panicked:
             fail(f"expected a panic, got exit status {status}", tail(lines))
@@ -141,16 +155,16 @@ def judge(cfg, status, text):
 
     root = ktap.parse(text)
     r.passed, r.failed, r.skipped = root.counts()
-    if status == qemu.TIMEOUT_STATUS:
+    if status == TIMEOUT_STATUS:
         pass
     elif panicked:
         fail("kernel panic", panic_report(lines))
     elif status == FAIL:
         fail("kernel reported failure (exit status 35)")
     elif status == 0:
-        fail("QEMU stopped with no verdict (triple fault or reset?)", tail(lines))
+        fail("the emulator stopped with no verdict (triple fault or reset?)", tail(lines))
     elif status != PASS:
-        fail(f"QEMU exit status {status}", tail(lines))
+        fail(f"emulator exit status {status}", tail(lines))
     elif not root.ok():
         fail("exit status 33 but the KTAP results have failures")
     if r.verdict == "FAIL":
@@ -175,12 +189,12 @@ def judge_run(cfg, status, lines, r, fail):
     errors = [e for e in (results.check(found, f[len("assert="):])
                           for f in cfg.flags if f.startswith("assert=")) if e]
     asserts = sum(f.startswith("assert=") for f in cfg.flags)
-    if status == qemu.TIMEOUT_STATUS:
+    if status == TIMEOUT_STATUS:
         pass
     elif status == PANIC or any("PANIC:" in line for line in lines):
         fail("kernel panic", panic_report(lines))
     elif status != (FAIL if "fails" in cfg.flags else PASS):
-        fail(f"QEMU exit status {status} (33: every workload ran, 35: some did not)", tail(lines))
+        fail(f"exit status {status} (33: every workload ran, 35: some did not)", tail(lines))
     for e in errors:
         fail(e)
     r.passed = len(found) + asserts - len(errors)
@@ -196,10 +210,49 @@ def run_config(cfg, elf, echo):
         return Result("FAIL", str(e) or type(e).__name__, failed=1, details=[])
 
 
+def boot(cfg, iso, log, echo):
+    """Boot the configuration's ISO in its emulator; the exit status."""
+    if cfg.emu == "bochs":
+        o = bochs.parse_args(["--iso", iso] + cfg.opts)
+        return bochs.boot(iso, o.smp, o.mem, o.cpu, o.ips, o.time0, cfg.timeout, log,
+                          echo=echo, quiet=not echo)
+    o = qemu.parse_args(["--iso", iso] + cfg.opts)
+    return qemu.boot(iso, o.smp, o.mem, o.accel, o.machine, o.uefi, cfg.timeout, log,
+                     extra=o.extra, echo=echo, quiet=not echo, stderr=subprocess.STDOUT,
+                     interactive=False)
+
+
+def compare_runs(r, first, second):
+    """The "same" flag: two boots' RESULT lines and scheduler traces must be
+    identical. Each is one test in r."""
+    texts = [read(first), read(second)]
+    checks = [("RESULT lines", *([line for line in map(ktap.strip_prefix, t.splitlines())
+                                  if line.startswith("RESULT ")] for t in texts))]
+    try:
+        checks.append(("scheduler traces", *(tracefile.extract(t).splitlines() for t in texts)))
+    except ValueError as e:
+        r.verdict, r.failed, r.reason = "FAIL", r.failed + 1, f"scheduler trace: {e}"
+    for what, a, b in checks:
+        if a == b and a:
+            r.passed += 1
+            continue
+        r.verdict, r.failed = "FAIL", r.failed + 1
+        r.reason = f"the two boots' {what} differ"
+        diff = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+        r.details += [f"  {what}: {len(a)} and {len(b)} lines; first difference at line {diff + 1}:",
+                      f"    {a[diff] if diff < len(a) else '(none)'}",
+                      f"    {b[diff] if diff < len(b) else '(none)'}"]
+
+
+def read(path):
+    with open(path, errors="replace") as f:
+        return f.read()
+
+
 def try_config(cfg, elf, echo):
     start = time.monotonic()
-    opts = qemu.parse_args(["--iso", "-"] + cfg.qemu)
-    if opts.accel == "kvm" and qemu.kvm_problem():
+    if cfg.emu == "qemu" and qemu.parse_args(["--iso", "-"] + cfg.opts).accel == "kvm" \
+            and qemu.kvm_problem():
         return Result("SKIP", f"KVM is not usable: {qemu.kvm_problem()}")
     iso = os.path.join(ROOT, "build", "iso", cfg.name + ".iso")
     log = os.path.join(ROOT, "build", "test-logs", cfg.name + ".log")
@@ -211,14 +264,17 @@ def try_config(cfg, elf, echo):
                       details=["  " + line for line in mk.stderr.splitlines()])
     if stopping:
         return Result("SKIP", "interrupted")
-    status = qemu.boot(iso, opts.smp, opts.mem, opts.accel, opts.machine,
-                       opts.uefi, cfg.timeout, log, extra=opts.extra,
-                       echo=echo, quiet=not echo, stderr=subprocess.STDOUT,
-                       interactive=False)
-    with open(log, errors="replace") as f:
-        r = judge(cfg, status, f.read())
+    status = boot(cfg, iso, log, echo)
+    r = judge(cfg, status, read(log))
     if "trace" in cfg.flags:
         tracecheck.check_boot(r, log, cfg.name)
+    if "same" in cfg.flags and r.verdict == "PASS" and not stopping:
+        again = os.path.join(ROOT, "build", "test-logs", cfg.name + ".again.log")
+        second = judge(cfg, boot(cfg, iso, again, echo), read(again))
+        if second.verdict != "PASS":
+            r.verdict, r.reason, r.failed = "FAIL", f"the second boot: {second.reason}", r.failed + 1
+        else:
+            compare_runs(r, log, again)
     r.seconds = time.monotonic() - start
     return r
 
@@ -256,7 +312,7 @@ def main(argv=None):
     ap.add_argument("--suite", choices=["default", "matrix", "all"], default="default")
     ap.add_argument("--only", help="comma-separated configuration names (any suite)")
     ap.add_argument("--jobs", type=int, default=1,
-                    help="QEMUs at once (default 1: timing tests want the host's cores)")
+                    help="emulators at once (default 1: timing tests want the host's cores)")
     ap.add_argument("--list", action="store_true", help="list the configurations")
     ap.add_argument("--elf", default=os.path.join(ROOT, "build", "leftmost.elf"))
     ap.add_argument("--configs", metavar="FILE", default=SUITES_FILE,
@@ -279,7 +335,8 @@ def main(argv=None):
         configs = [c for c in configs if c.suite == a.suite]
     if a.list:
         for c in configs:
-            print(f"{c.name:12} {c.suite:8} {shlex.join(c.qemu):24} {c.cmdline:20} "
+            opts = shlex.join((["--emu", "bochs"] if c.emu == "bochs" else []) + c.opts)
+            print(f"{c.name:12} {c.suite:8} {opts:24} {c.cmdline:20} "
                   f"{c.expect} ({c.timeout:g} s)")
         return 0
     if not os.path.exists(a.elf):
@@ -312,7 +369,7 @@ def main(argv=None):
     except KeyboardInterrupt:
         stopping = True
         pool.shutdown(wait=False, cancel_futures=True)
-        qemu.kill_all()
+        emulator.kill_all()
         print("runtests: interrupted", file=sys.stderr)
         return 130
     pool.shutdown()
