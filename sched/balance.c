@@ -115,7 +115,8 @@ static void nudge_idle_cpus_with_work(const struct rq *this_rq)
 		struct rq *rq = cpu_rq(cpu);
 		if (rq == this_rq || !sched_cpu_online(cpu) || rq->curr != rq->idle || !rq->nr_running)
 			continue;
-		spin_lock(&rq->lock);
+		if (!spin_trylock(&rq->lock))
+			continue;                   /* someone is at it: next round */
 		if (rq->curr == rq->idle && rq->nr_running) {
 			rq->idle->need_resched = true;
 			rq->resched_ipi = true;
@@ -133,7 +134,15 @@ void periodic_balance(struct rq *this_rq)
 	struct rq *busiest = find_busiest(this_rq);
 	if (!busiest)
 		return;
-	double_rq_lock(this_rq, busiest);
+	/* busiest's lock is only tried: if another CPU holds it (balancing,
+	 * most likely), this round is skipped. Waiting would queue every CPU's
+	 * tick behind the busiest runqueue's lock, and with more virtual CPUs
+	 * than host cores a queued lock's next owner may not even be running. */
+	spin_lock(&this_rq->lock);
+	if (!spin_trylock(&busiest->lock)) {
+		rq_unlock(this_rq);
+		return;
+	}
 	if (busiest->nr_running >= 2 && !pull_tasks(this_rq, busiest, false) && claim_rotation(this_rq, busiest))
 		pull_tasks(this_rq, busiest, true);
 	double_rq_unlock(this_rq, busiest);
