@@ -124,10 +124,10 @@ EXACT_BOOTS = [";".join([
     "fairness:hogs=3,ms=2000",
     "fairness:hogs=4,ms=2000",
 ]), ";".join([
-    "fairness:hogs=2,nice_last=1,ms=2000",
-    "fairness:hogs=2,nice_last=5,ms=2000",
-    "fairness:hogs=2,nice_last=10,ms=2000",
-    "fairness:hogs=2,nice_last=-5,ms=2000",
+    "fairness:hogs=2,nice_last=1,ms=8000",
+    "fairness:hogs=2,nice_last=5,ms=8000",
+    "fairness:hogs=2,nice_last=10,ms=8000",
+    "fairness:hogs=2,nice_last=-5,ms=8000",
 ]), ";".join([
     "smpbalance:hogs=2,ms=3000",
     "smpbalance:hogs=3,ms=3000",
