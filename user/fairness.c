@@ -11,7 +11,8 @@
  *     ideal_i = weight(nice_i) / sum of all weights
  *     max_dev = max over i of |share_i - ideal_i| / ideal_i
  *     ratio   = progress of the first hog / progress of the last
- *     cpu_ratio = the same for the CPU time the scheduler charged them
+ *     cpu_max_dev, cpu_ratio = the same for the CPU time the scheduler
+ *               charged them
  *
  * ratio and cpu_ratio agree when every charged nanosecond bought the same
  * progress; where they differ, the CPU time bought less for one hog than for
@@ -21,7 +22,7 @@
  * the weights: ideal_ratio = 1024/335 = 3.057.
  *
  *   RESULT name=fairness cpu=0 hogs=4 nice_last=0 ms=5000 shares=a,b,c,d
- *          ideal=a,b,c,d max_dev=... ratio=... cpu_ratio=... ideal_ratio=...
+ *          ideal=a,b,c,d max_dev=... cpu_max_dev=... ratio=... cpu_ratio=... ideal_ratio=...
  *
  * As ../shared/peer/workloads/fairness.c, but the hogs are kernel tasks. At
  * most 16 hogs, so the two lists fit in one log line.
@@ -77,22 +78,27 @@ static int run_fairness(const int64_t *v)
 	crew_stop(&crew);
 	restore_affinity(saved);
 
+	uint64_t cpu_total = 0;
 	for (int i = 0; i < hogs; i++) {
 		done[i] -= start[i];
 		total += done[i];
+		cpu_done[i] -= cpu_start[i];
+		cpu_total += cpu_done[i];
 	}
 	if (total == 0) {
 		pr_err("fairness: the hogs made no progress");
 		return -1;
 	}
 	/* Shares are printed to 4 decimals; max_dev compares them in parts per billion. */
-	uint64_t share[MAX_HOGS], ideal[MAX_HOGS], max_dev = 0;
+	uint64_t share[MAX_HOGS], ideal[MAX_HOGS], max_dev = 0, cpu_max_dev = 0;
 	for (int i = 0; i < hogs; i++) {
 		share[i] = mul_div(done[i], 10000, total);
 		ideal[i] = mul_div(weight[i], 10000, total_weight);
-		uint64_t dev = deviation(mul_div(done[i], PPB, total), mul_div(weight[i], PPB, total_weight), 10000);
-		if (dev > max_dev)
-			max_dev = dev;
+		uint64_t ideal_ppb = mul_div(weight[i], PPB, total_weight);
+		uint64_t dev = deviation(mul_div(done[i], PPB, total), ideal_ppb, 10000);
+		uint64_t cpu_dev = cpu_total ? deviation(mul_div(cpu_done[i], PPB, cpu_total), ideal_ppb, 10000) : 10000;
+		max_dev = dev > max_dev ? dev : max_dev;
+		cpu_max_dev = cpu_dev > cpu_max_dev ? cpu_dev : cpu_max_dev;
 	}
 
 	struct result r;
@@ -101,8 +107,9 @@ static int run_fairness(const int64_t *v)
 	result_fixed_list(&r, "shares", share, hogs, 4);
 	result_fixed_list(&r, "ideal", ideal, hogs, 4);
 	result_fixed(&r, "max_dev", max_dev, 4);
+	result_fixed(&r, "cpu_max_dev", cpu_max_dev, 4);
 	result_ratio(&r, "ratio", done[0], done[hogs - 1], 3);
-	result_ratio(&r, "cpu_ratio", cpu_done[0] - cpu_start[0], cpu_done[hogs - 1] - cpu_start[hogs - 1], 3);
+	result_ratio(&r, "cpu_ratio", cpu_done[0], cpu_done[hogs - 1], 3);
 	result_ratio(&r, "ideal_ratio", weight[0], weight[hogs - 1], 3);
 	result_print(&r);
 	return 0;
