@@ -181,6 +181,10 @@ static void print_entry(const struct trace_entry *e, int cpu)
 		snprintf(body, sizeof(body), "sched_migrate_task: comm=%s pid=%d prio=%d orig_cpu=%lld dest_cpu=%lld",
 			 a->comm, a->pid, a->prio, (long long)e->x, (long long)e->y);
 		break;
+	case TRACE_PUSH:
+		snprintf(body, sizeof(body), "sched_push_task: comm=%s pid=%d prio=%d orig_cpu=%lld dest_cpu=%lld",
+			 a->comm, a->pid, a->prio, (long long)e->x, (long long)e->y);
+		break;
 	case TRACE_FAIR_ENQUEUE:
 	case TRACE_FAIR_DEQUEUE:
 		snprintf(body, sizeof(body), "sched_fair_%s: comm=%s pid=%d prio=%d key=%llu fair_clock=%llu",

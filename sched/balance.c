@@ -3,17 +3,22 @@
  * runqueue (by weighted load) and pulls tasks from it while that brings the
  * two loads closer: from its tick every few milliseconds, and at once when
  * it is about to go idle. It finds the tasks it may take only through the
- * classes' load_balance_start/load_balance_next iterators, never takes a
- * running task, and always respects a task's allowed CPUs.
+ * classes' load_balance_start/load_balance_next iterators, takes a running
+ * task only by asking its CPU to push it (rotation, below), and always
+ * respects a task's allowed CPUs.
  *
  * Beyond 2.6.23: with N+1 equal hogs on N CPUs no move brings the loads
  * closer, so one CPU would keep two hogs at 50% while the others keep one
  * at 100%. So when two runqueues differ by exactly one task and nothing
  * else can be done, now and then the one of the less loaded runqueues whose
- * task has had the most CPU takes the most owed waiting task of the other:
- * "rotation". That task keeps what it is owed (its fair key is re-expressed
- * on the new CPU), the best served task starts sharing, and over a few
- * seconds every hog gets about N/(N+1) of a CPU.
+ * task has had the most CPU takes the busier one's best served fair task:
+ * "rotation". Its tasks start sharing and those left behind share less, so
+ * the most CPU goes to the tasks that had the least, and over a few seconds
+ * every hog gets about N/(N+1) of a CPU. The moved task keeps what it is
+ * owed (its fair key is re-expressed on the new CPU). If it is running, the
+ * busier CPU is asked to push it over at once ("active balancing"): only
+ * ever taking a waiting task let one task that happened to run at every
+ * balancing tick stay put forever.
  */
 #include "sched/balance.h"
 #include "sched/core.h"
@@ -26,6 +31,12 @@
 #define MAX_MOVES_PER_BALANCE    32
 
 static uint64_t next_rotation;         /* sched_clock() before which nobody rotates */
+
+/* The simulator starts its clock again from 0 on every reset. */
+void balance_init(void)
+{
+	next_rotation = 0;
+}
 
 static bool allowed_on(const struct task *p, int cpu)
 {
@@ -47,12 +58,11 @@ static struct rq *find_busiest(const struct rq *this_rq)
 }
 
 /*
- * Pull tasks from busiest to this_rq (both locked). Moving a task of weight
- * w brings the loads closer exactly when w < busiest - this. With rotate,
- * move one fair task regardless (the first the iterator offers: for the fair
- * class the leftmost, the most owed). Returns the number moved.
+ * Pull tasks from busiest to this_rq (both locked) while that brings their
+ * loads closer: moving a task of weight w does exactly when w < busiest -
+ * this. Returns the number moved.
  */
-static int pull_tasks(struct rq *this_rq, struct rq *busiest, bool rotate)
+static int pull_tasks(struct rq *this_rq, struct rq *busiest)
 {
 	const struct sched_class *class;
 	int moved = 0;
@@ -66,15 +76,48 @@ static int pull_tasks(struct rq *this_rq, struct rq *busiest, bool rotate)
 			if (p == busiest->curr || p->on_cpu || !allowed_on(p, this_rq->cpu))
 				continue;
 			uint64_t w = task_load_weight(p);
-			bool closer = busiest->load > this_rq->load && w < busiest->load - this_rq->load;
-			if (rotate ? task_has_rt_policy(p) : !closer)
+			if (busiest->load <= this_rq->load || w >= busiest->load - this_rq->load)
 				continue;
 			move_queued_task(p, busiest, this_rq);
-			if (rotate || ++moved == MAX_MOVES_PER_BALANCE)
-				return moved + rotate;
+			if (++moved == MAX_MOVES_PER_BALANCE)
+				return moved;
 		}
 	}
 	return moved;
+}
+
+static bool better_served(const struct task *p, const struct task *than)
+{
+	return !than || p->se.sum_exec_runtime > than->se.sum_exec_runtime;
+}
+
+/* Rotation (see the top): move partner's best served fair task here, the
+ * running one included. Both runqueues are locked. */
+static void rotate(struct rq *this_rq, struct rq *partner)
+{
+	const struct sched_class *class;
+	struct task *best = NULL, *curr = partner->curr;
+
+	update_rq_clock(this_rq);
+	update_rq_clock(partner);
+	if (curr != partner->idle && !task_has_rt_policy(curr) && allowed_on(curr, this_rq->cpu))
+		best = curr;                      /* its runtime as of its last tick: close enough */
+	for_each_class(class) {
+		if (!class->load_balance_start)
+			continue;
+		for (struct task *p = class->load_balance_start(partner); p; p = class->load_balance_next(partner))
+			if (!p->on_cpu && !task_has_rt_policy(p) && allowed_on(p, this_rq->cpu) && better_served(p, best))
+				best = p;
+	}
+	if (!best)
+		return;
+	if (best == curr) {
+		trace_sched(TRACE_PUSH, partner->clock, best, NULL, partner->cpu, this_rq->cpu);
+		best->push_to = 1ULL << this_rq->cpu;
+		resched_curr(partner);
+	} else {
+		move_queued_task(best, partner, this_rq);
+	}
 }
 
 /* Of the runqueues as full as this one, does this one run the task that has
@@ -91,15 +134,40 @@ static bool runs_best_served(const struct rq *this_rq)
 	return true;
 }
 
-/* Is it time to rotate, and does this pair call for it? Claims the turn. */
-static bool claim_rotation(const struct rq *this_rq, const struct rq *busiest)
+/* Of the runqueues with one task more than this one, the one whose running
+ * task has had the least CPU: the tasks it keeps gain the most. */
+static struct rq *rotation_partner(const struct rq *this_rq)
 {
-	if (this_rq->nr_running == 0 || busiest->nr_running != this_rq->nr_running + 1 ||
-	    !runs_best_served(this_rq))
-		return false;
+	struct rq *partner = NULL;
+	for (int cpu = 0; cpu < sched_nr_cpus(); cpu++) {
+		struct rq *rq = cpu_rq(cpu);         /* not locked: read only what it publishes */
+		if (rq == this_rq || !sched_cpu_online(cpu) || rq->nr_running != this_rq->nr_running + 1)
+			continue;
+		if (!partner || __atomic_load_n(&rq->curr_runtime, __ATOMIC_RELAXED) <
+				__atomic_load_n(&partner->curr_runtime, __ATOMIC_RELAXED))
+			partner = rq;
+	}
+	return partner;
+}
+
+/* Once per ROTATE_INTERVAL_NS, for the whole machine: claims the turn. */
+static bool claim_rotation_turn(void)
+{
 	uint64_t now = sched_clock(), due = __atomic_load_n(&next_rotation, __ATOMIC_RELAXED);
 	return now >= due && __atomic_compare_exchange_n(&next_rotation, &due, now + ROTATE_INTERVAL_NS,
 							 false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+}
+
+/* No move brings the loads closer: rotate if it is this CPU's turn. this_rq
+ * is locked; the partner's lock is only tried, as busiest's is. */
+static void try_rotation(struct rq *this_rq)
+{
+	struct rq *partner = rotation_partner(this_rq);
+	if (!partner || this_rq->nr_running == 0 || !runs_best_served(this_rq) || !spin_trylock(&partner->lock))
+		return;
+	if (partner->nr_running == this_rq->nr_running + 1 && claim_rotation_turn())
+		rotate(this_rq, partner);
+	rq_unlock(partner);
 }
 
 /*
@@ -143,9 +211,11 @@ void periodic_balance(struct rq *this_rq)
 		rq_unlock(this_rq);
 		return;
 	}
-	if (busiest->nr_running >= 2 && !pull_tasks(this_rq, busiest, false) && claim_rotation(this_rq, busiest))
-		pull_tasks(this_rq, busiest, true);
-	double_rq_unlock(this_rq, busiest);
+	bool moved = busiest->nr_running >= 2 && pull_tasks(this_rq, busiest);
+	rq_unlock(busiest);
+	if (!moved)
+		try_rotation(this_rq);
+	rq_unlock(this_rq);
 }
 
 /*
@@ -163,7 +233,7 @@ void idle_balance(struct rq *this_rq)
 	 * was charged up to here, and the time until the switch is the balancer's. */
 	trace_sched(TRACE_IDLE_BALANCE, this_rq->clock, NULL, NULL, busiest->cpu, 0);
 	if (busiest->nr_running >= 2)
-		pull_tasks(this_rq, busiest, false);
+		pull_tasks(this_rq, busiest);
 	rq_unlock(busiest);
 }
 
@@ -217,8 +287,16 @@ int least_loaded_allowed_cpu(const struct task *p, int except)
 	return best;
 }
 
+/* Where the balancer pushed p, if it may still run there; else the least
+ * loaded CPU it may use. */
+static int push_target(const struct task *p)
+{
+	int cpu = p->push_to ? __builtin_ctzll(p->push_to) : -1;
+	return cpu >= 0 && sched_cpu_online(cpu) && allowed_on(p, cpu) ? cpu : least_loaded_allowed_cpu(p, -1);
+}
+
 /*
- * p may no longer run where it is queued. Either it waits in a queue (move
+ * p may no longer run where it is queued, or was pushed away. Either it waits in a queue (move
  * it), or it was running and schedule() took it off its runqueue on the way
  * out ("in transit": runnable but on no queue); then queue it where it may run.
  */
@@ -227,7 +305,7 @@ void migrate_to_allowed_cpu(struct task *p)
 	uint64_t flags = sched_irq_save();
 	for (;;) {
 		struct rq *src = cpu_rq(p->cpu);
-		int cpu = least_loaded_allowed_cpu(p, -1);
+		int cpu = push_target(p);
 		if (cpu < 0)
 			sched_bug("task %s (pid %d) may run on no online CPU", p->name, p->pid);
 		struct rq *dst = cpu_rq(cpu);

@@ -2,6 +2,7 @@
 #pragma once
 #include "sched/sched.h"
 
+void balance_init(void);                          /* from sched_init() */
 void periodic_balance(struct rq *this_rq);        /* from the tick, no lock held */
 void idle_balance(struct rq *this_rq);            /* from schedule(), this_rq locked (kept) */
 void kick_idle_balance(struct rq *this_rq);       /* from the tick, tasks wait: no lock held */

@@ -101,6 +101,7 @@ void sched_init(void)
 {
 	for (int cpu = 0; cpu < SCHED_MAX_CPUS; cpu++)
 		rq_init(cpu_rq(cpu), cpu);
+	balance_init();
 }
 
 /* The code running on this CPU becomes its idle task. */
@@ -190,6 +191,7 @@ void activate_task(struct rq *rq, struct task *p, int flags)
 	p->sched_class->enqueue_task(rq, p, flags);
 	p->on_rq = true;
 	p->in_transit = false;
+	p->push_to = 0;
 	rq->nr_running++;
 	rq->load += task_load_weight(p);
 	if (p != rq->curr)
@@ -344,10 +346,11 @@ static void __schedule(bool preempt)
 	if (prev->state != TASK_RUNNING && prev->on_rq && !preempt) {
 		deactivate_task(rq, prev, DEQUEUE_SLEEP);
 		prev->stats.sleep_start = rq->clock;
-	} else if (prev->on_rq && !(prev->cpus_allowed & (1ULL << rq->cpu))) {
-		/* Its affinity changed while it ran: it leaves this runqueue now and
-		 * finish_task_switch() queues it elsewhere once its stack is free,
-		 * whatever state it had marked itself with. */
+	} else if (prev->on_rq && (!(prev->cpus_allowed & (1ULL << rq->cpu)) || prev->push_to)) {
+		/* Its affinity changed while it ran, or the balancer asked it to
+		 * move: it leaves this runqueue now and finish_task_switch() queues
+		 * it elsewhere once its stack is free, whatever state it had marked
+		 * itself with. */
 		deactivate_task(rq, prev, DEQUEUE_MIGRATE);
 		prev->in_transit = true;
 	}

@@ -89,8 +89,10 @@ struct task {
 	cpumask_t cpus_allowed;
 	int cpu;                          /* the runqueue it belongs to */
 	bool on_rq;                       /* queued in its class (running counts) */
-	bool in_transit;                  /* left its runqueue while running (affinity): to be queued
-	                                     on an allowed CPU once its stack is free */
+	bool in_transit;                  /* left its runqueue while running (affinity, push_to): to be
+	                                     queued on an allowed CPU once its stack is free */
+	cpumask_t push_to;                /* the balancer wants this running task on that CPU (one
+	                                     bit; 0: no): it goes there at its next switch */
 	volatile bool on_cpu;             /* executing now: its stack is in use */
 	struct sched_entity se;
 	struct sched_rt_entity rt;

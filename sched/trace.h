@@ -28,6 +28,7 @@ enum trace_type {
 	TRACE_RT_UNTHROTTLE,   /* a new period: RT tasks may run again */
 	TRACE_EXIT,            /* a has switched away for the last time; x: its total CPU ns (sum_exec_runtime) */
 	TRACE_IDLE_BALANCE,    /* this CPU, left with nothing to run, looks for tasks to pull; x: from CPU */
+	TRACE_PUSH,            /* the balancer asks running task a to move at its next switch; x: from CPU, y: to CPU */
 };
 
 enum trace_prev_state { TRACE_PREV_RUNNABLE, TRACE_PREV_PREEMPTED, TRACE_PREV_SLEEPING, TRACE_PREV_DEAD };

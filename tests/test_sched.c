@@ -497,3 +497,43 @@ TEST(sched_migration_keeps_wait_runtime)
 		test_fail(__FILE__, __LINE__, "owed %lld ns on cpu0, %lld ns on cpu1", (long long)owed,
 			  (long long)owed_there);
 }
+
+/*
+ * N+k hogs on N CPUs: no move brings the loads closer, so rotation alone
+ * evens the shares (sched/balance.c). With the CPUs' ticks in step, as the
+ * kernel's are, rotation that took only a waiting task missed the one task
+ * that ran at every balancing tick: it kept its CPU share of 1/2 or 1 for good.
+ */
+TEST(sched_n_plus_k_hogs_share_evenly_whatever_the_ticks_phase)
+{
+	static const struct { int cpus, hogs; double bound; } cases[] = {
+		{ 2, 3, 0.005 }, { 2, 5, 0.005 }, { 4, 5, 0.005 }, { 4, 7, 0.005 },
+	};
+	for (unsigned c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		for (int variant = 0; variant < 4; variant++) {
+			int cpus = cases[c].cpus, n = cases[c].hogs;
+			bool aligned = variant & 1, spread = variant & 2;
+			struct sim_task *h[8];
+			uint64_t got[8];
+			sim_reset(cpus, 1000);
+			if (aligned)
+				sim_align_ticks();
+			for (int i = 0; i < n; i++) {
+				h[i] = sim_task("hog", 0, 0);
+				sim_start(h[i], spread ? i % cpus : 0);
+			}
+			measure(h, n, 10 * SIM_S, got);
+			double fair = (double)cpus / n, worst = 0;
+			for (int i = 0; i < n; i++) {
+				double dev = share(got[i], 10 * SIM_S) / fair - 1;
+				worst = dev < -worst ? -dev : dev > worst ? dev : worst;
+			}
+			printf("# %d hogs on %d CPUs, ticks %s, started %s: largest share error %.4f\n", n, cpus,
+			       aligned ? "in step" : "staggered", spread ? "spread" : "on cpu0", worst);
+			if (worst > cases[c].bound)
+				test_fail(__FILE__, __LINE__, "%d hogs on %d CPUs: a share is %.4f off (bound %.3f)", n,
+					  cpus, worst, cases[c].bound);
+			expect_consistent(cpus);
+		}
+	}
+}

@@ -262,6 +262,12 @@ void sim_reset(int cpus, int ticks_per_second)
 	sim_on_cpu(0);
 }
 
+void sim_align_ticks(void)
+{
+	for (int cpu = 1; cpu < ncpus; cpu++)
+		next_tick[cpu] = next_tick[0];
+}
+
 static void wake(struct sim_task *t)
 {
 	t->woken_at = now;

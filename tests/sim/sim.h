@@ -69,6 +69,9 @@ struct rq *sim_rq(int cpu);
 uint64_t sim_runtime(const struct sim_task *t);   /* CPU time received so far */
 int sim_switches(int cpu);
 
+/* From now on every CPU ticks at the same instants, as the kernel's ticks
+ * do once nohz has restarted them on the period grid (kernel/timer.c). */
+void sim_align_ticks(void);
 /* nohz: from now on an idle CPU with nothing queued takes no ticks (as the
  * kernel's nohz=on); its tick resumes once it has work. */
 void sim_set_nohz(bool on);
