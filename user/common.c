@@ -79,6 +79,14 @@ void crew_runtimes(const struct crew *c, uint64_t *out)
 		out[i] = c->workers[i].task->se.sum_exec_runtime;
 }
 
+uint64_t crew_total_runtime(const struct crew *c)
+{
+	uint64_t total = 0;
+	for (int i = 0; i < c->n; i++)
+		total += c->workers[i].task->se.sum_exec_runtime;
+	return total;
+}
+
 void hog_body(struct worker *w)
 {
 	while (!w->crew->stop)

@@ -52,6 +52,7 @@ void crew_start(struct crew *c);
 void crew_stop(struct crew *c);       /* stop, join every worker, free */
 void crew_counts(const struct crew *c, uint64_t *out);     /* each worker's count */
 void crew_runtimes(const struct crew *c, uint64_t *out);   /* each one's CPU time (ns) */
+uint64_t crew_total_runtime(const struct crew *c);         /* theirs summed (ns) */
 
 /* A CPU hog: counts loop iterations until its crew is stopped. */
 void hog_body(struct worker *w);

@@ -12,6 +12,7 @@
  *
  *     hops_per_s = hops in the measured interval / its length
  *     hog_share  = the smallest hog's CPU time / the interval
+ *     ring_share = the ring members' CPU time, summed / the interval
  *     hog_ratio  = hog_share / fair
  *     max_wait_us = the longest a member waited between being handed the
  *                   token and running (its wake-up latency)
@@ -24,7 +25,7 @@
  *   warmup_ms=X  run time before measuring                   (default 500)
  *
  *   RESULT name=ring_test cpu=0 tasks=100 hogs=1 work_us=0 ms=8000
- *          hops=... hops_per_s=... hog_share=... fair=0.5000 hog_ratio=...
+ *          hops=... hops_per_s=... ring_share=... hog_share=... fair=0.5000 hog_ratio=...
  *          max_wait_us=... via=waitqueue
  *
  * The 2007 ring-test.c (source lost; ../shared/reference/scheduler-facts.md
@@ -118,8 +119,10 @@ static int run_ring_test(const int64_t *v)
 	uint64_t t0 = clock_ns(), hops0 = ring.hops;
 	ring.max_wait = 0;
 	crew_runtimes(&hogcrew, before);
+	uint64_t ring_before = crew_total_runtime(&members);
 	sleep_ms((uint64_t)v[MS]);
 	crew_runtimes(&hogcrew, after);
+	uint64_t ring_time = crew_total_runtime(&members) - ring_before;
 	uint64_t interval = clock_ns() - t0, hops = ring.hops - hops0, max_wait = ring.max_wait;
 
 	/* Stop the ring: every member is asleep but the holder, which sees stop. */
@@ -145,6 +148,7 @@ static int run_ring_test(const int64_t *v)
 	result_add(&r, "cpu=%d tasks=%d hogs=%d work_us=%lld ms=%lld hops=%llu", cpu, tasks, hogs,
 		   (long long)v[WORK_US], (long long)v[MS], (unsigned long long)hops);
 	result_fixed(&r, "hops_per_s", mul_div(hops, 1000000000, interval), 0);
+	result_fixed(&r, "ring_share", div_round(mul_div(ring_time, PPB, interval), PPB / 10000), 4);
 	if (hogs > 0) {
 		result_fixed(&r, "hog_share", div_round(hog_share, PPB / 10000), 4);
 		result_fixed(&r, "fair", div_round(fair, PPB / 10000), 4);
