@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""Check that every #include in the kernel's sources respects the layers.
+
+The layers, bottom-up (docs/architecture.md):
+
+    lib/  <  arch/x86_64/  <  kernel/  <  sched/  <  user/ (programs)
+
+A file may include headers from its own layer and the layers below it.
+Going up is allowed only where the tables below name the header, each for
+a stated reason; sched/ also goes down only through its platform (so it
+builds on the host), and nobody outside sched/ sees its internals. Any
+other include prints one line naming the file, the line, the header and
+the rule, and the script exits 1.
+
+Usage: tools/layers.py [ROOT]    (default: the repository this file is in)
+"""
+import os
+import re
+import sys
+
+LAYERS = ["lib", "arch", "kernel", "sched", "user"]
+
+# Where each layer lives (boot/ holds only assembly, checked by NASM).
+DIRS = {"lib": "lib", "arch": "arch/x86_64", "kernel": "kernel", "sched": "sched", "user": "user"}
+
+# Headers a lower layer may include from a higher one, and why.
+SERVICES = {
+    # The kernel's services every layer uses, as Linux's arch code uses
+    # printk and early_param: printing, dying, boot parameters, tests,
+    # locks and error numbers.
+    "kernel/printk.h", "kernel/panic.h", "kernel/params.h", "kernel/ktest.h",
+    "kernel/spinlock.h", "kernel/errno.h",
+}
+# The kernel calls the scheduler through its public headers only, and
+# implements sched/platform.h (its trace points and debug dump included).
+SCHED_PUBLIC = {
+    "sched/api.h", "sched/task.h", "sched/wait.h", "sched/preempt.h",
+    "sched/platform.h", "sched/trace.h", "sched/debug.h", "sched/check.h",
+}
+# sched/ depends on the rest only through the platform: these are the
+# kernel headers sched/platform.h stands for (the simulator provides them
+# on the host).
+SCHED_PLATFORM = {"kernel/timer.h", "kernel/sysctl.h"}
+
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+
+
+def layer_of(path):
+    """The layer of a repository-relative path, or None (tests, tools)."""
+    for name, d in DIRS.items():
+        if path == d or path.startswith(d + "/"):
+            return name
+    return None
+
+
+def verdict(src, header):
+    """None if src may include header, else the rule it breaks."""
+    mine, theirs = layer_of(src), layer_of(header)
+    if mine is None or theirs is None:
+        return None
+    if theirs == "sched" and mine != "sched" and header not in SCHED_PUBLIC:
+        return "it is internal to sched/ (the public headers: SCHED_PUBLIC in tools/layers.py)"
+    if mine == "sched" and theirs in ("arch", "kernel"):
+        if header in SERVICES or header in SCHED_PLATFORM:
+            return None
+        return "sched/ reaches the rest only through sched/platform.h (it also builds on the host)"
+    if LAYERS.index(theirs) <= LAYERS.index(mine):
+        return None
+    if header in SERVICES:
+        return None
+    if mine == "kernel" and header in SCHED_PUBLIC:
+        return None
+    return "%s may not include %s (a higher layer)" % (mine, theirs)
+
+
+def sources(root):
+    for name in LAYERS:
+        top = os.path.join(root, DIRS[name])
+        for dirpath, _, files in os.walk(top):
+            for f in sorted(files):
+                if f.endswith((".c", ".h")):
+                    yield os.path.relpath(os.path.join(dirpath, f), root)
+
+
+def check(root):
+    """[(src, line number, header, rule)] for every include that breaks a rule."""
+    problems = []
+    for src in sorted(sources(root)):
+        with open(os.path.join(root, src), encoding="utf-8") as f:
+            for number, line in enumerate(f, 1):
+                m = INCLUDE.match(line)
+                if m:
+                    rule = verdict(src, m.group(1))
+                    if rule:
+                        problems.append((src, number, m.group(1), rule))
+    return problems
+
+
+def main(argv):
+    root = argv[1] if len(argv) > 1 else os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    problems = check(root)
+    for src, number, header, rule in problems:
+        print("layers: %s:%d includes %s: %s" % (src, number, header, rule))
+    print("layers: %d include(s) point up a layer" % len(problems) if problems else "layers: ok")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
