@@ -49,13 +49,14 @@ KERNEL_CFLAGS := $(TARGET_FLAGS) -std=gnu11 $(OPT) -g -Wall -Wextra -Werror \
 LDFLAGS := --no-warn-rwx-segments -n -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T linker.ld
 NASMFLAGS := -f elf64 -g -F dwarf -I.
 
-C_SRCS   := $(wildcard arch/x86_64/*.c kernel/*.c sched/*.c lib/*.c user/*.c)
+# tests/kernel/ holds the in-kernel test suites (ktest=), linked into the image.
+C_SRCS   := $(wildcard arch/x86_64/*.c kernel/*.c sched/*.c lib/*.c user/*.c tests/kernel/*.c)
 ASM_SRCS := $(wildcard boot/*.asm arch/x86_64/*.asm)
 OBJS     := $(C_SRCS:%.c=$(BUILD)/%.o) $(ASM_SRCS:%.asm=$(BUILD)/%.o)
 ELF      := $(BUILD)/leftmost.elf
 ISO      := $(BUILD)/leftmost.iso
 
-.PHONY: all run debug debug-test test test-matrix bench soak trace host-test tools-test clang-build deps clean
+.PHONY: all run debug debug-test test test-matrix bench soak trace host-test tools-test layers clang-build deps clean
 all: $(ISO)
 
 deps:
@@ -142,6 +143,10 @@ include tests/host.mk
 tools-test:
 	@$(PYTHON) -m unittest discover -s tools -p 'test_*.py'
 
+# Every #include respects the layers (docs/architecture.md).
+layers:
+	@$(PYTHON) tools/layers.py
+
 # The same kernel must build with clang too.
 clang-build:
 	@$(MAKE) --no-print-directory CC=clang BUILD=$(BUILD)/clang $(BUILD)/clang/leftmost.elf
@@ -153,6 +158,7 @@ test: deps
 	@$(MAKE) --no-print-directory host-test 2>&1 | tee $(BUILD)/host-test.log; \
 		test $${PIPESTATUS[0]} -eq 0 || exit 1
 	@$(MAKE) --no-print-directory tools-test
+	@$(MAKE) --no-print-directory layers
 	@$(MAKE) --no-print-directory clang-build
 	@$(MAKE) --no-print-directory $(ELF)
 	@$(MAKE) --no-print-directory debug-test 2>&1 | tee $(BUILD)/debug-test.log; \

@@ -1,9 +1,10 @@
-; The application-processor (AP) start-up code. smp.c copies the bytes between
-; trampoline_start and trampoline_end to TRAMPOLINE_BASE, fills in the data
-; slots at the end, and sends INIT-SIPI-SIPI: the AP begins here in 16-bit
-; real mode at TRAMPOLINE_BASE. It switches straight to long mode (no 32-bit
-; stop is needed), using the kernel's page tables (which still identity-map
-; low memory while APs start), then calls ap_main(cpu_index) on its own stack.
+; The application-processor (AP) start-up code. arch/x86_64/smp.c copies the
+; bytes between trampoline_start and trampoline_end to TRAMPOLINE_BASE, fills
+; in the data slots at the end, and sends INIT-SIPI-SIPI: the AP begins here
+; in 16-bit real mode at TRAMPOLINE_BASE. It switches straight to long mode
+; (no 32-bit stop is needed), using the kernel's page tables (which still
+; identity-map low memory while APs start), then calls ap_main() on its own
+; stack.
 
 %include "boot/layout.inc"
 
@@ -13,7 +14,7 @@
 section .rodata
 bits 16
 global trampoline_start, trampoline_end
-global trampoline_cr3, trampoline_efer, trampoline_stack, trampoline_entry, trampoline_cpu
+global trampoline_cr3, trampoline_efer, trampoline_stack, trampoline_entry
 trampoline_start:
 	cli
 	cld
@@ -48,9 +49,8 @@ tr_long_mode:
 	mov gs, ax
 	mov rsp, [T(trampoline_stack)]
 	xor ebp, ebp
-	mov edi, [T(trampoline_cpu)]
 	mov rax, [T(trampoline_entry)]
-	call rax                          ; ap_main(cpu) never returns
+	call rax                          ; ap_main() never returns
 .hang:
 	cli
 	hlt
@@ -69,5 +69,4 @@ trampoline_cr3:   dq 0
 trampoline_efer:  dq 0
 trampoline_stack: dq 0
 trampoline_entry: dq 0
-trampoline_cpu:   dq 0
 trampoline_end:

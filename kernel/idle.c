@@ -14,11 +14,11 @@
  * idle_poll_us.
  */
 #include "kernel/idle.h"
-#include "kernel/timer.h"
+#include "kernel/tick.h"
 #include "kernel/sysctl.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/time.h"
-#include "sched/core.h"
+#include "sched/api.h"
 #include "sched/preempt.h"
 #include "lib/util.h"
 
@@ -33,13 +33,13 @@ SYSCTL_INT("idle_poll_max_us", idle_poll_max_us, 0, 10000,
 static bool idle_poll(struct task *me, uint64_t window_ns)
 {
 	uint64_t until = clock_ns() + window_ns;
-	me->polling = true;
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	while (!me->need_resched && clock_ns() < until)
+	__atomic_store_n(&me->polling, true, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);      /* pairs with resched_curr()'s */
+	while (!task_need_resched(me) && clock_ns() < until)
 		cpu_relax();
-	me->polling = false;
+	__atomic_store_n(&me->polling, false, __ATOMIC_RELAXED);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	return me->need_resched;
+	return task_need_resched(me);
 }
 
 /* Halt until there is work; an interrupt that brings none halts again. */
@@ -49,7 +49,7 @@ static void idle_halt(struct task *me)
 		/* Check and halt with interrupts off until the hlt itself, so a
 		 * wake-up cannot slip in between and leave us asleep. */
 		irq_disable();
-		if (me->need_resched) {
+		if (task_need_resched(me)) {
 			irq_enable();
 			return;
 		}

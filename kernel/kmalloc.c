@@ -1,7 +1,7 @@
 #include <stdint.h>
 #include "kernel/kmalloc.h"
 #include "kernel/pmm.h"
-#include "kernel/memlayout.h"
+#include "arch/x86_64/memlayout.h"
 #include "kernel/spinlock.h"
 #include "kernel/panic.h"
 #include "kernel/ktest.h"
@@ -31,9 +31,10 @@ static size_t live_blocks;
 static size_t slab_pages;             /* pages carved into small blocks: kept, never returned */
 static struct spinlock kmalloc_lock = SPINLOCK_INIT("kmalloc");
 
-/* Carve a fresh page into blocks of one class. Called with the lock held. */
+/* Carve a fresh page into blocks of one class. */
 static bool refill(size_t c)
 {
+	assert_held(&kmalloc_lock);
 	uint8_t *page = page_alloc();
 	if (!page)
 		return false;

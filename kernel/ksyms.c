@@ -1,5 +1,5 @@
 #include "kernel/ksyms.h"
-#include "kernel/memlayout.h"
+#include "arch/x86_64/memlayout.h"
 
 const char *ksym_lookup(uint64_t addr, uint64_t *offset)
 {

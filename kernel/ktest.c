@@ -4,6 +4,7 @@
 #include "arch/x86_64/time.h"
 #include "lib/printf.h"
 #include "lib/string.h"
+#include "lib/time_units.h"
 
 extern const struct ktest __start_ktests[], __stop_ktests[];
 
@@ -65,7 +66,7 @@ static bool run_suite(int first, int number)
 		struct ktest_ctx ctx = { 0 };
 		uint64_t t0 = clock_ns();
 		__start_ktests[i].fn(&ctx);
-		uint64_t ms = (clock_ns() - t0) / 1000000;
+		uint64_t ms = (clock_ns() - t0) / NS_PER_MS;
 		if (ctx.failures)
 			failed++;
 		if (ctx.skip_reason)

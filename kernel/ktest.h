@@ -1,8 +1,12 @@
 /*
- * In-kernel tests, in the spirit of KUnit. A test sits next to the code it
- * tests:
+ * In-kernel tests, in the spirit of KUnit:
  *
  *     KTEST(pmm, alloc_free) { void *p = page_alloc(); KASSERT(t, p); ... }
+ *
+ * A unit's tests sit next to its code; the suites that exercise a whole
+ * subsystem (the scheduler, the timers) sit in tests/kernel/. All of a
+ * suite's tests go in one file: ktest_run() takes neighbours in the section
+ * for a suite.
  *
  * The macro puts the test in the `ktests` linker section; `ktest=all` (or
  * `ktest=pmm,clock`) on the command line runs them after SMP bring-up,

@@ -1,8 +1,10 @@
 /*
- * kmain: the boot CPU arrives here from boot/entry.asm, in 64-bit mode at
- * the kernel's higher-half address, on the boot stack. It brings the machine
- * up in dependency order (docs/boot.md walks through it), starts the other
- * CPUs, and then runs the tests, the deliberate crash, or the heartbeat.
+ * How each CPU starts, side by side: kmain() for the boot CPU, and
+ * kmain_secondary() below it for the others. The boot CPU arrives in kmain
+ * from boot/entry.asm, in 64-bit mode at the kernel's higher-half address,
+ * on the boot stack, and brings the machine up in dependency order
+ * (docs/boot.md walks through it); its first task starts the other CPUs
+ * and then runs the tests, the workloads, the deliberate crash, or the demo.
  */
 #include <stdint.h>
 #include "kernel/multiboot.h"
@@ -12,8 +14,11 @@
 #include "kernel/params.h"
 #include "kernel/pmm.h"
 #include "kernel/vmm.h"
-#include "kernel/acpi.h"
+#include "kernel/smp.h"
 #include "kernel/timer.h"
+#include "kernel/tick.h"
+#include "kernel/heartbeat.h"
+#include "kernel/poweroff_after.h"
 #include "kernel/power.h"
 #include "kernel/ktest.h"
 #include "kernel/crash.h"
@@ -21,17 +26,19 @@
 #include "kernel/task.h"
 #include "kernel/idle.h"
 #include "kernel/trace.h"
-#include "user/workload.h"
-#include "user/demo.h"
+#include "kernel/run.h"
+#include "kernel/programs.h"
 #include "sched/debug.h"
 #include "sched/wait.h"
+#include "arch/x86_64/acpi.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/gdt.h"
+#include "arch/x86_64/hooks.h"
 #include "arch/x86_64/trap.h"
 #include "arch/x86_64/lapic.h"
 #include "arch/x86_64/ioapic.h"
 #include "arch/x86_64/time.h"
-#include "arch/x86_64/smp.h"
+#include "lib/time_units.h"
 
 static char ktest_filter[128];
 BOOT_PARAM_STRING("ktest", ktest_filter,
@@ -47,21 +54,11 @@ BOOT_PARAM_BOOL("help", show_params, "list every boot parameter at boot");
 
 static uint8_t bsp_ist_stacks[IST_COUNT * IST_STACK_SIZE] __attribute__((aligned(16)));
 
-/* Leave the boot stack (which has no guard) for a guarded one and go on there. */
-static void __attribute__((noreturn)) run_on_stack(void *top, void (*fn)(void))
-{
-	__asm__ volatile("movq %0, %%rsp\n\t"
-			 "xorl %%ebp, %%ebp\n\t"
-			 "callq *%1"
-			 : : "r"(top), "r"(fn) : "memory");
-	__builtin_unreachable();
-}
-
 static void periodic_sched_debug(void *arg)
 {
 	(void)arg;
 	for (;;) {
-		sleep_ns((uint64_t)sched_debug_every * 1000000000ULL);
+		sleep_ns((uint64_t)sched_debug_every * NS_PER_S);
 		sched_debug_dump();
 	}
 }
@@ -75,8 +72,8 @@ static void kernel_init(void *arg)
 	smp_boot();
 	identity_map_remove();
 	pr_info("smp: %d CPUs online, %llu ms after the first was started, %llu ms after kernel entry",
-		cpus_online(), (unsigned long long)(clock_ns() - t0) / 1000000,
-		(unsigned long long)clock_ns() / 1000000);
+		cpus_online(), (unsigned long long)(clock_ns() - t0) / NS_PER_MS,
+		(unsigned long long)clock_ns() / NS_PER_MS);
 	serial_enable_rx_irq();
 
 	tasks_start_reaper();
@@ -110,46 +107,57 @@ static void __attribute__((noreturn)) kmain_on_idle_stack(void)
 
 void __attribute__((noreturn)) kmain(uint64_t multiboot_info_phys)
 {
-	uint64_t entry_tsc = rdtsc();
+	uint64_t entry_tsc = rdtsc();                   /* clock_ns() counts from here */
 	struct cpu *bsp = &cpus[0];
-	percpu_init(bsp, 0);
+	percpu_init();                                  /* this_cpu() is bsp: printk needs it */
 	bsp->context = "kmain";
-	serial_init();
-	gdt_init_cpu(bsp, bsp_ist_stacks);
-	idt_init();
+	serial_init();                                  /* the console, COM1 */
+	gdt_init_cpu(&bsp->arch, bsp_ist_stacks);       /* segments, and stacks for bad faults */
+	idt_init();                                     /* every vector to isr.asm */
 	idt_load();
 
-	multiboot_parse(multiboot_info_phys);
+	multiboot_parse(multiboot_info_phys);           /* copy out what GRUB tells us */
 	pr_info("leftmost: booting");
-	params_parse(boot_info.cmdline);
+	params_parse(boot_info.cmdline);                /* the command line into the BOOT_PARAMs */
 	test_mode = ktest_filter[0] || run_list[0] || crash_requested();
 	if (show_params)
 		params_print_all();
 	multiboot_print_memory_map();
 
-	pmm_init();
-	vmm_init();
-	acpi_init();
-	if (acpi.hpet_phys)
-		hpet_init(acpi.hpet_phys);
-	time_init(entry_tsc);
+	pmm_init();                                     /* the page allocator */
+	vmm_init();                                     /* the kernel's page tables */
+	acpi_init(boot_info.rsdp, boot_info.rsdp_len);  /* the CPUs, IOAPICs and HPET */
+	time_init(entry_tsc);                           /* clock_ns(), from the TSC */
 
-	pic_disable();
-	lapic_init_bsp(acpi.have_madt ? acpi.lapic_phys : (rdmsr(MSR_APIC_BASE) & ~0xfffULL));
-	lapic_init_cpu();
+	pic_disable();                                  /* the 8259s, masked for good */
+	lapic_init_bsp();                               /* x2APIC or xAPIC */
+	lapic_init_cpu();                               /* this CPU's local APIC */
 	bsp->apic_id = lapic_id();
-	ioapic_init();
-	smp_init_ipis();
-	timer_init();
-	tasks_init();
-	trace_init();
-	task_init_idle(0);
-	timer_start_this_cpu();
-	bsp->online = true;
+	ioapic_init();                                  /* device interrupts, all masked */
+	smp_init_ipis();                                /* interrupts between CPUs */
+	timer_init();                                   /* the LAPIC timer, calibrated */
+	tasks_init();                                   /* tasks and the scheduler */
+	trace_init();                                   /* the scheduler trace (trace=) */
+	task_init_idle(0);                              /* this CPU becomes idle/0 */
+	tick_start_this_cpu();                          /* its scheduler tick */
+	heartbeat_start();                              /* heartbeat= */
+	poweroff_after_start();                         /* poweroff_after= */
+	cpu_set_online();                               /* other CPUs may send it work */
 	irq_enable();
 
-	void *stack = kstack_alloc("idle/0");
+	void *stack = kstack_alloc("idle/0");           /* the boot stack has no guard */
 	if (!stack)
 		panic("kmain: no memory for the boot CPU's stack");
-	run_on_stack(stack, kmain_on_idle_stack);
+	run_on_stack(stack, kmain_on_idle_stack);       /* the first task, then idle */
+}
+
+/* Each other CPU, from ap_main() (arch/x86_64/smp.c), with its GS base,
+ * GDT, IDT and local APIC set up already. */
+void kmain_secondary(int cpu)
+{
+	task_init_idle(cpu);                            /* this CPU becomes idle/N */
+	tick_start_this_cpu();                          /* its scheduler tick */
+	cpu_set_online();                               /* smp_boot() may start the next */
+	irq_enable();
+	idle_loop();                                    /* on the stack smp_boot() gave it */
 }

@@ -1,5 +1,5 @@
 #include "kernel/multiboot.h"
-#include "kernel/memlayout.h"
+#include "arch/x86_64/memlayout.h"
 #include "kernel/printk.h"
 #include "kernel/panic.h"
 #include "lib/string.h"

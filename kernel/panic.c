@@ -114,6 +114,15 @@ static void print_registers(const struct trap_frame *f)
 	       (unsigned long long)read_cr3(), (unsigned long long)read_cr4());
 }
 
+void panic_nmi_stop(const struct trap_frame *frame)
+{
+	struct cpu *me = this_cpu();
+	me->stopped_isr = lapic_highest_vector(true);
+	me->stopped_irr = lapic_highest_vector(false);
+	me->stopped_at = frame;
+	halt_forever();
+}
+
 /* Where the NMI found each other CPU: a hang between CPUs shows both ends. */
 static void print_other_cpus(int me)
 {

@@ -13,3 +13,6 @@ void panic_frame(const struct trap_frame *frame, const char *fmt, ...)
 void backtrace_print(uint64_t rip, uint64_t rsp, uint64_t rbp);
 
 extern volatile int panic_cpu;      /* -1, or the CPU that panicked */
+/* The NMI by which the panicking CPU stops the others: note where this one
+ * was, for the report, and halt. */
+void panic_nmi_stop(const struct trap_frame *frame) __attribute__((noreturn));

@@ -1,18 +1,21 @@
 #include "kernel/percpu.h"
-#include "arch/x86_64/cpu.h"
-#include "arch/x86_64/smp.h"
+#include "kernel/smp.h"
 #include "kernel/ktest.h"
 
 struct cpu cpus[MAX_CPUS];
 int nr_cpus = 1;
 
-/* Point this CPU's GS base at its struct cpu. */
-void percpu_init(struct cpu *cpu, int id)
+void percpu_init(void)
 {
-	cpu->self = cpu;
-	cpu->id = id;
-	wrmsr(MSR_GS_BASE, (uint64_t)cpu);
-	wrmsr(MSR_KERNEL_GS_BASE, 0);
+	for (int i = 0; i < MAX_CPUS; i++)
+		cpus[i].id = i;
+	percpu_set_area(&cpus[0].arch);
+}
+
+/* Release: whoever sees it online also sees everything the CPU set up before. */
+void cpu_set_online(void)
+{
+	__atomic_store_n(&this_cpu()->online, true, __ATOMIC_RELEASE);
 }
 
 int cpus_online(void)
@@ -28,7 +31,7 @@ static void record_identity(void *arg)
 {
 	int *seen = arg;
 	struct cpu *me = this_cpu();
-	seen[me->id] = me->self == me && me == &cpus[me->id] ? me->id : -2;
+	seen[me->id] = me->arch.self == &me->arch && me == &cpus[me->id] ? me->id : -2;
 }
 
 KTEST(percpu, each_cpu_sees_its_own_data)

@@ -1,7 +1,7 @@
 #include <stdbool.h>
 #include "kernel/pmm.h"
 #include "kernel/multiboot.h"
-#include "kernel/memlayout.h"
+#include "arch/x86_64/memlayout.h"
 #include "kernel/spinlock.h"
 #include "kernel/printk.h"
 #include "kernel/panic.h"

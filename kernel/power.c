@@ -1,11 +1,13 @@
 #include "kernel/power.h"
-#include "kernel/acpi.h"
+#include "arch/x86_64/acpi.h"
 #include "kernel/printk.h"
 #include "arch/x86_64/cpu.h"
+#include "arch/x86_64/io.h"
 #include "arch/x86_64/time.h"
-#include "kernel/memlayout.h"
+#include "arch/x86_64/memlayout.h"
 #include "kernel/trace.h"
 #include "sched/trace.h"
+#include "lib/time_units.h"
 
 bool test_mode;
 
@@ -25,7 +27,7 @@ static void wait_ms(uint64_t ms)
 			;
 		return;
 	}
-	delay_ns(ms * 1000000);
+	delay_ns(ms * NS_PER_MS);
 }
 
 void power_off(void)
@@ -61,10 +63,7 @@ void power_reboot(void)
 	}
 	outb(0x64, 0xfe);                 /* the keyboard controller's reset line */
 	wait_ms(500);
-	/* Last resort: a triple fault, from an empty IDT. */
-	struct { uint16_t limit; uint64_t base; } __attribute__((packed)) empty = { 0, 0 };
-	__asm__ volatile("lidt %0; int3" : : "m"(empty));
-	halt_forever();
+	triple_fault();                   /* the last resort */
 }
 
 static void __attribute__((noreturn)) debug_exit(int code)

@@ -8,6 +8,7 @@
 #include "arch/x86_64/time.h"
 #include "lib/printf.h"
 #include "lib/string.h"
+#include "lib/time_units.h"
 
 char log_buf[LOG_BUF_SIZE];
 size_t log_buf_head;
@@ -38,7 +39,7 @@ void printk(enum log_level level, const char *fmt, ...)
 
 	uint64_t ns = clock_ns();
 	int plen = snprintf(prefix, sizeof(prefix), "[%5llu.%06llu] cpu%d: ",
-			    (unsigned long long)(ns / 1000000000), (unsigned long long)(ns / 1000 % 1000000),
+			    (unsigned long long)(ns / NS_PER_S), (unsigned long long)(ns % NS_PER_S / NS_PER_US),
 			    this_cpu()->id);
 	const char *tag = level == LOG_ERR || level == LOG_WARN ? level_tag[level] : "";
 	bool to_console = !quiet || level <= LOG_WARN;

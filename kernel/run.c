@@ -5,16 +5,15 @@
  * and the rest of the list still runs.
  */
 #include <stdbool.h>
-#include "user/workload.h"
+#include "kernel/run.h"
+#include "kernel/programs.h"
 #include "kernel/printk.h"
 #include "lib/string.h"
 #include "lib/printf.h"
 
-extern const struct workload __start_workloads[], __stop_workloads[];
-
 static const struct workload *find_workload(const char *name, size_t len)
 {
-	for (const struct workload *w = __start_workloads; w < __stop_workloads; w++)
+	for_each_workload(w)
 		if (strlen(w->name) == len && strncmp(w->name, name, len) == 0)
 			return w;
 	return NULL;
@@ -23,7 +22,7 @@ static const struct workload *find_workload(const char *name, size_t len)
 static void list_workloads(void)
 {
 	pr_info("run: the workloads (run=name:key=value,...;name...):");
-	for (const struct workload *w = __start_workloads; w < __stop_workloads; w++) {
+	for_each_workload(w) {
 		pr_info("  %s: %s", w->name, w->about);
 		for (size_t i = 0; i < w->nparams; i++) {
 			const struct workload_param *p = &w->params[i];
@@ -42,7 +41,8 @@ static void accepted_params(const struct workload *w, char *buf, size_t len)
 	}
 }
 
-/* Apply "k=v,k=v" (len bytes) to values; false (with a message) on a bad one. */
+/* Apply "k=v,k=v" (len bytes) to values, which has a slot for each of w's
+ * parameters; false (with a message) on a bad one. */
 static bool parse_params(const struct workload *w, const char *s, size_t len, int64_t *values)
 {
 	const char *end = s + len;
@@ -91,12 +91,12 @@ int run_workloads(const char *list)
 			list_workloads();
 		} else if (len > 0) {
 			const struct workload *w = find_workload(item, name_len);
-			int64_t values[16];
+			int64_t values[WORKLOAD_MAX_PARAMS];   /* WORKLOAD() checks that w's fit */
 			if (!w) {
 				pr_err("run: no workload named '%.*s' ('run=list' lists them)", (int)name_len, item);
 				failed++;
 			} else {
-				for (size_t i = 0; i < w->nparams && i < 16; i++)
+				for (size_t i = 0; i < w->nparams; i++)
 					values[i] = w->params[i].def;
 				if (!colon || parse_params(w, colon + 1, len - name_len - 1, values)) {
 					pr_info("run: %.*s", (int)len, item);

@@ -2,6 +2,7 @@
 #include "arch/x86_64/ioapic.h"
 #include "kernel/debugkeys.h"
 #include "arch/x86_64/cpu.h"
+#include "arch/x86_64/io.h"
 #include "arch/x86_64/trap.h"
 
 #define COM1      0x3f8

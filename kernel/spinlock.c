@@ -2,28 +2,41 @@
 #include "kernel/percpu.h"
 #include "kernel/panic.h"
 #include "arch/x86_64/cpu.h"
-#include "arch/x86_64/smp.h"
+#include "kernel/smp.h"
 #include "kernel/ktest.h"
 #include "sched/preempt.h"
 
-/* Take the lock with preemption already off (the _irqsave and plain forms share this). */
+static int holder(const struct spinlock *lock)
+{
+	return __atomic_load_n(&lock->holder_cpu, __ATOMIC_RELAXED);
+}
+
+/* Written by the CPU taking or letting go of the lock; read by any to say who holds it. */
+static void set_holder(struct spinlock *lock, int cpu)
+{
+	__atomic_store_n(&lock->holder_cpu, cpu, __ATOMIC_RELAXED);
+}
+
+/* The _irqsave and plain forms share this. */
 static void acquire(struct spinlock *lock)
 {
-	int me = this_cpu()->id;
+	assert_preempt_off();
+	int me = spin_this_cpu();
 
 	/* Taking a lock this CPU already holds would spin forever: say so instead. */
-	if (spin_is_locked(lock) && __atomic_load_n(&lock->holder_cpu, __ATOMIC_RELAXED) == me)
+	if (holder(lock) == me)
 		panic("spinlock '%s': cpu%d takes it again while holding it", lock->name, me);
 
 	uint16_t ticket = __atomic_fetch_add(&lock->next, 1, __ATOMIC_RELAXED);
 	while (__atomic_load_n(&lock->owner, __ATOMIC_ACQUIRE) != ticket)
 		cpu_relax();
-	lock->holder_cpu = me;
+	set_holder(lock, me);
 }
 
 static void release(struct spinlock *lock)
 {
-	lock->holder_cpu = -1;
+	assert_held(lock);
+	set_holder(lock, -1);
 	__atomic_store_n(&lock->owner, (uint16_t)(lock->owner + 1), __ATOMIC_RELEASE);
 }
 
@@ -47,17 +60,11 @@ bool spin_trylock(struct spinlock *lock)
 	uint16_t ticket = __atomic_load_n(&lock->owner, __ATOMIC_RELAXED);
 	if (__atomic_compare_exchange_n(&lock->next, &ticket, (uint16_t)(ticket + 1), false,
 					__ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
-		lock->holder_cpu = this_cpu()->id;
+		set_holder(lock, spin_this_cpu());
 		return true;
 	}
 	preempt_enable();
 	return false;
-}
-
-bool spin_is_locked(const struct spinlock *lock)
-{
-	return __atomic_load_n(&lock->owner, __ATOMIC_RELAXED) !=
-	       __atomic_load_n(&lock->next, __ATOMIC_RELAXED);
 }
 
 uint64_t spin_lock_irqsave(struct spinlock *lock)
@@ -78,8 +85,28 @@ void spin_unlock_irqrestore(struct spinlock *lock, uint64_t flags)
 
 void spin_force_unlock(struct spinlock *lock)
 {
-	lock->holder_cpu = -1;
+	set_holder(lock, -1);
 	__atomic_store_n(&lock->owner, __atomic_load_n(&lock->next, __ATOMIC_RELAXED), __ATOMIC_RELEASE);
+}
+
+int spin_this_cpu(void)
+{
+	return this_cpu()->id;
+}
+
+void assert_irqs_off_in(const char *func)
+{
+	if (irqs_enabled())
+		panic("%s: cpu%d must have interrupts off, but they are on", func, spin_this_cpu());
+}
+
+/* Before the first task (early boot) nothing can preempt anything. */
+void assert_preempt_off_in(const char *func)
+{
+	struct task *p = sched_current();
+	if (p && p->preempt_count == 0 && irqs_enabled())
+		panic("%s: %s on cpu%d must not be preemptible, but its preempt_count is 0 and interrupts are on",
+		      func, p->name, spin_this_cpu());
 }
 
 /* Every CPU adds to one counter under the lock; no increment may be lost. */

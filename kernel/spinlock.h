@@ -6,11 +6,13 @@
 #pragma once
 #include <stdint.h>
 #include <stdbool.h>
+#include "kernel/panic.h"
 
 struct spinlock {
 	uint16_t next;       /* the next ticket to hand out */
 	uint16_t owner;      /* the ticket now allowed in */
-	int holder_cpu;      /* for messages and recursion checks; -1 when free */
+	int holder_cpu;      /* the CPU holding it, -1 when free (atomic: read without the lock), for
+	                        assert_held() and messages */
 	const char *name;
 };
 
@@ -19,8 +21,33 @@ struct spinlock {
 void spin_lock(struct spinlock *lock);
 void spin_unlock(struct spinlock *lock);
 bool spin_trylock(struct spinlock *lock);  /* take it only if it is free now; true if taken */
-bool spin_is_locked(const struct spinlock *lock);
 uint64_t spin_lock_irqsave(struct spinlock *lock);
 void spin_unlock_irqrestore(struct spinlock *lock, uint64_t flags);
 /* Panic only: takes the lock away from whoever holds it (they were stopped). */
 void spin_force_unlock(struct spinlock *lock);
+
+/*
+ * Checked contracts: what a comment would claim of its caller ("called with
+ * X locked", "interrupts off"), as code. A false claim panics, naming the
+ * function, the lock and the CPU that holds it. Always compiled in: each
+ * costs a call, a load and a compare. The host simulator provides what
+ * sched/ uses (tests/sim/), so sched/ is checked there as well.
+ */
+#define assert_held(lock)    assert_held_in(__func__, (lock))   /* this CPU holds lock */
+#define assert_irqs_off()    assert_irqs_off_in(__func__)       /* nothing can interrupt this CPU */
+#define assert_preempt_off() assert_preempt_off_in(__func__)    /* nothing can switch the running task out */
+void assert_irqs_off_in(const char *func);
+void assert_preempt_off_in(const char *func);
+
+int spin_this_cpu(void);           /* the number holder_cpu records: this CPU, or the simulated one */
+
+/* Inline, so that the kernel and the simulator share it. */
+static inline void assert_held_in(const char *func, const struct spinlock *lock)
+{
+	int me = spin_this_cpu(), cpu = __atomic_load_n(&lock->holder_cpu, __ATOMIC_RELAXED);
+	if (cpu == me)
+		return;
+	if (cpu < 0)
+		panic("%s: cpu%d must hold lock '%s', but it is free", func, me, lock->name);
+	panic("%s: cpu%d must hold lock '%s', but cpu%d holds it", func, me, lock->name, cpu);
+}

@@ -13,7 +13,7 @@
 #include "kernel/vmm.h"
 #include "kernel/panic.h"
 #include "kernel/percpu.h"
-#include "sched/core.h"
+#include "sched/api.h"
 #include "sched/preempt.h"
 #include "arch/x86_64/context.h"
 #include "arch/x86_64/cpu.h"
@@ -104,18 +104,13 @@ struct task *task_create(const char *name, void (*fn)(void *arg), void *arg)
 	strlcpy(p->name, name, sizeof(p->name));
 	p->entry = fn;
 	p->arg = arg;
-	p->state = TASK_NEW;
-	p->policy = SCHED_NORMAL;
-	p->static_prio = p->prio = NICE_TO_PRIO(0);
-	p->cpus_allowed = ~0ULL;
-	p->cpu = this_cpu()->id;
-	p->sched_class = class_for_policy(SCHED_NORMAL);
+	sched_fork(p);
 	p->preempt_count = 1;             /* it starts inside schedule(), holding the runqueue lock */
 	p->joinable = true;
 	p->refcount = 1;
 	list_init(&p->wait_node);
 	wait_queue_init(&p->exited, "task_exited");
-	arch_task_stack_init(p);
+	p->saved_rsp = arch_task_stack_init(p->kstack_top);
 
 	uint64_t flags = spin_lock_irqsave(&tasks_lock);
 	p->pid = next_pid++;
@@ -142,9 +137,15 @@ void task_exit(int code)
 {
 	struct task *me = sched_current();
 	me->exit_code = code;
-	me->state = TASK_DEAD;
+	set_task_state(me, TASK_DEAD);
 	schedule();
 	panic("task_exit: %s ran again after exiting", me->name);
+}
+
+/* A joiner waits for this without the lock it is written under. */
+static bool has_finished(const struct task *p)
+{
+	return __atomic_load_n(&p->finished, __ATOMIC_RELAXED);
 }
 
 /* The scheduler: p has switched away for good. Wake its joiner, or reap it. */
@@ -152,7 +153,7 @@ void sched_task_dead(struct task *p)
 {
 	/* Under the lock task_detach() takes, so exactly one of us frees p. */
 	uint64_t flags = spin_lock_irqsave(&p->exited.lock);
-	p->finished = true;
+	__atomic_store_n(&p->finished, true, __ATOMIC_RELAXED);
 	bool joinable = p->joinable;
 	/* The joiner is woken before the lock goes: once it is free, the
 	 * joiner may see `finished` and free p. */
@@ -169,7 +170,7 @@ void sched_task_dead(struct task *p)
 
 int task_join(struct task *p)
 {
-	wait_event(&p->exited, p->finished);
+	wait_event(&p->exited, has_finished(p));
 	/* `finished` is set under this lock by the CPU p died on, which may
 	 * still be waking us: take the lock once, so that CPU is done with p
 	 * before p is freed. */
@@ -187,7 +188,7 @@ void task_detach(struct task *p)
 	/* If it has finished already, nobody else will free it: we do. */
 	uint64_t flags = spin_lock_irqsave(&p->exited.lock);
 	p->joinable = false;
-	bool done = p->finished;
+	bool done = has_finished(p);
 	spin_unlock_irqrestore(&p->exited.lock, flags);
 	if (done)
 		sched_task_put(p);

@@ -19,13 +19,14 @@
 #include "kernel/printk.h"
 #include "kernel/kmalloc.h"
 #include "kernel/percpu.h"
-#include "kernel/acpi.h"
+#include "arch/x86_64/acpi.h"
 #include "kernel/task.h"
 #include "sched/trace.h"
 #include "sched/task.h"
 #include "sched/api.h"
 #include "arch/x86_64/cpu.h"
 #include "lib/printf.h"
+#include "lib/time_units.h"
 
 bool trace_on;
 
@@ -217,7 +218,7 @@ static void print_entry(const struct trace_entry *e, int cpu)
 		snprintf(body, sizeof(body), "leftmost_unknown: type=%u", e->type);
 	}
 	pr_info("%16s-%-5d [%03d] d..2 %5llu.%09llu: %s", comm_of(&e->cur), e->cur.pid, cpu,
-		(unsigned long long)(e->ts / 1000000000), (unsigned long long)(e->ts % 1000000000), body);
+		(unsigned long long)(e->ts / NS_PER_S), (unsigned long long)(e->ts % NS_PER_S), body);
 }
 
 /* The kernel's own total for each live task, to check the trace against. */

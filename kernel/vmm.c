@@ -1,50 +1,33 @@
 #include "kernel/vmm.h"
 #include "kernel/pmm.h"
+#include "kernel/smp.h"
 #include "kernel/spinlock.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/ktest.h"
 #include "sched/preempt.h"
 #include "arch/x86_64/cpu.h"
-#include "arch/x86_64/smp.h"
+#include "arch/x86_64/hooks.h"
+#include "arch/x86_64/paging.h"
 #include "arch/x86_64/trap.h"
 #include "lib/string.h"
-
-extern uint64_t boot_pml4[];          /* boot/entry.asm, linked at its physical address */
 
 static uint64_t *pml4;                /* the kernel's top-level table, via the direct map */
 static uint64_t nx_allowed = PTE_NX;  /* 0 on a CPU without no-execute pages */
 static size_t table_pages;            /* page-table pages added since boot: kept */
 static struct spinlock vmm_lock = SPINLOCK_INIT("vmm");
 
-
-/* The entry for va in the table at level `shift` (12: page table, 21: page
- * directory), creating missing tables on the way when asked. NULL if absent,
- * or if a huge page already covers va above that level. */
-static uint64_t *entry_lookup(uint64_t va, int shift, bool create)
+static void *table_page_alloc(void)
 {
-	uint64_t *table = pml4;
-	for (int level = 39; level > shift; level -= 9) {
-		uint64_t *entry = &table[(va >> level) & 511];
-		if (!(*entry & PTE_PRESENT)) {
-			if (!create)
-				return NULL;
-			void *next = page_alloc();
-			if (!next)
-				return NULL;
-			table_pages++;
-			*entry = virt_to_phys(next) | PTE_PRESENT | PTE_WRITE;
-		} else if (*entry & PTE_HUGE) {
-			return NULL;
-		}
-		table = phys_to_virt(*entry & PTE_ADDR_MASK);
-	}
-	return &table[(va >> shift) & 511];
+	void *page = page_alloc();
+	if (page)
+		table_pages++;
+	return page;
 }
 
 static uint64_t *pte_lookup(uint64_t va, bool create)
 {
-	return entry_lookup(va, 12, create);
+	return paging_walk(pml4, va, PAGE_TABLE_LEVEL, create ? table_page_alloc : NULL);
 }
 
 /* The boot page tables direct-map the first 4 GiB; map the rest of RAM here,
@@ -53,7 +36,7 @@ static void direct_map_extend(void)
 {
 	uint64_t end = (pmm_max_phys() + HUGE_PAGE_SIZE - 1) & ~(HUGE_PAGE_SIZE - 1);
 	for (uint64_t pa = 4ULL << 30; pa < end; pa += HUGE_PAGE_SIZE) {
-		uint64_t *pde = entry_lookup(DIRECT_MAP + pa, 21, true);
+		uint64_t *pde = paging_walk(pml4, DIRECT_MAP + pa, PAGE_DIRECTORY_LEVEL, table_page_alloc);
 		if (!pde)
 			panic("vmm: out of memory mapping RAM at 0x%llx", (unsigned long long)pa);
 		*pde = pa | PTE_PRESENT | PTE_WRITE | PTE_HUGE | (PTE_NX & nx_allowed);
@@ -65,7 +48,7 @@ static void direct_map_extend(void)
 void vmm_init(void)
 {
 	pml4 = phys_to_virt((uint64_t)boot_pml4);
-	if (!(rdmsr(MSR_EFER) & (1u << 11)))  /* EFER.NXE: boot/entry.asm sets it if it can */
+	if (!paging_nx_enabled())
 		nx_allowed = 0;
 	direct_map_extend();
 }
@@ -98,10 +81,33 @@ bool is_mapped(uint64_t va)
 	return safe_read_u64((void *)(va & ~7ULL), &value) == 0;
 }
 
+/* Every online CPU drops its translations of [va, va + len). */
+struct flush_range { uint64_t va; size_t len; };
+
+static void flush_range_here(void *arg)
+{
+	const struct flush_range *r = arg;
+	for (uint64_t va = r->va; va < r->va + r->len; va += PAGE_SIZE)
+		invlpg(va);
+}
+
+static void tlb_shootdown(uint64_t va, size_t len)
+{
+	struct flush_range r = { va, len };
+	smp_call_on_each_cpu(flush_range_here, &r);
+}
+
+/* Reloading CR3 drops every translation not marked global. */
+static void flush_all_here(void *arg)
+{
+	(void)arg;
+	write_cr3(read_cr3());
+}
+
 void identity_map_remove(void)
 {
 	pml4[0] = 0;
-	tlb_flush_all();
+	smp_call_on_each_cpu(flush_all_here, NULL);
 }
 
 void *ioremap(uint64_t phys, size_t size)

@@ -2,7 +2,6 @@
  * The scheduling calls, with Linux's meaning and error values: today kernel
  * calls, later the bodies of the system calls. pid 0 means the caller.
  */
-#include "sched/api.h"
 #include "sched/core.h"
 #include "sched/balance.h"
 #include "kernel/errno.h"
@@ -31,31 +30,44 @@ int sched_setscheduler(int pid, int policy, const struct sched_param *param)
 	struct task *p = find_task(pid);
 	if (!p)
 		return -ESRCH;
-	sched_change_task(p, policy, param->sched_priority, p->nice);
+	sched_change_task(p, policy, param->sched_priority, SCHED_KEEP);
+	sched_task_put(p);
+	return 0;
+}
+
+/* What the calls below read, read under the lock it is written under. */
+struct settings {
+	int policy, rt_priority, nice;
+	cpumask_t cpus_allowed;
+};
+
+static int read_settings(int pid, struct settings *out)
+{
+	struct task *p = find_task(pid);
+	if (!p)
+		return -ESRCH;
+	uint64_t flags;
+	struct rq *rq = task_rq_lock(p, &flags);
+	*out = (struct settings){ p->policy, p->rt_priority, p->nice, p->cpus_allowed };
+	task_rq_unlock(rq, flags);
 	sched_task_put(p);
 	return 0;
 }
 
 int sched_getscheduler(int pid)
 {
-	struct task *p = find_task(pid);
-	if (!p)
-		return -ESRCH;
-	int policy = p->policy;
-	sched_task_put(p);
-	return policy;
+	struct settings s;
+	int err = read_settings(pid, &s);
+	return err ? err : s.policy;
 }
 
 int sched_getparam(int pid, struct sched_param *param)
 {
-	if (!param)
-		return -EINVAL;
-	struct task *p = find_task(pid);
-	if (!p)
-		return -ESRCH;
-	param->sched_priority = p->rt_priority;
-	sched_task_put(p);
-	return 0;
+	struct settings s;
+	int err = param ? read_settings(pid, &s) : -EINVAL;
+	if (!err)
+		param->sched_priority = s.rt_priority;
+	return err;
 }
 
 int sched_set_nice(int pid, int nice)
@@ -72,20 +84,17 @@ int sched_set_nice(int pid, int nice)
 
 int sched_get_nice(int pid, int *nice)
 {
-	if (!nice)
-		return -EINVAL;
-	struct task *p = find_task(pid);
-	if (!p)
-		return -ESRCH;
-	*nice = p->nice;
-	sched_task_put(p);
-	return 0;
+	struct settings s;
+	int err = nice ? read_settings(pid, &s) : -EINVAL;
+	if (!err)
+		*nice = s.nice;
+	return err;
 }
 
 void set_user_nice(struct task *p, int nice)
 {
 	nice = nice < MIN_NICE ? MIN_NICE : nice > MAX_NICE ? MAX_NICE : nice;
-	sched_change_task(p, p->policy, p->rt_priority, nice);
+	sched_change_task(p, SCHED_KEEP, SCHED_KEEP, nice);
 }
 
 static cpumask_t online_mask(void)
@@ -122,14 +131,11 @@ int sched_setaffinity(int pid, cpumask_t mask)
 
 int sched_getaffinity(int pid, cpumask_t *mask)
 {
-	if (!mask)
-		return -EINVAL;
-	struct task *p = find_task(pid);
-	if (!p)
-		return -ESRCH;
-	*mask = p->cpus_allowed;
-	sched_task_put(p);
-	return 0;
+	struct settings s;
+	int err = mask ? read_settings(pid, &s) : -EINVAL;
+	if (!err)
+		*mask = s.cpus_allowed;
+	return err;
 }
 
 int sched_yield(void)

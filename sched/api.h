@@ -1,11 +1,41 @@
 /*
+ * The scheduler's public interface: what the rest of the kernel calls. With
+ * task.h, wait.h, preempt.h, trace.h, debug.h and check.h it is all that
+ * code outside sched/ includes; sched/core.h, sched.h, fair.h and balance.h
+ * are sched/'s own.
+ */
+#pragma once
+#include <stdint.h>
+#include <stdbool.h>
+#include "sched/task.h"
+
+/* Bringing it up (kernel/task.c). */
+void sched_init(void);                            /* before any runqueue is used */
+void sched_init_idle(struct task *idle, int cpu); /* the caller becomes cpu's idle task */
+/* A new task's scheduling state: TASK_NEW, SCHED_NORMAL, nice 0, every CPU
+ * allowed, on this CPU. Set its policy or CPUs after this if you like. */
+void sched_fork(struct task *p);
+
+/* Switching: the interrupt path, the tick, the idle loop, kernel/task.c. */
+void schedule(void);
+void preempt_schedule_irq(void);                  /* interrupt return: switch if asked to */
+void scheduler_tick(void);                        /* the timer tick, from its interrupt */
+bool sched_tick_needed(void);                     /* may this idle CPU stop its tick? no if true */
+bool wake_up_process(struct task *p);             /* false if it was not sleeping */
+void wake_up_new_task(struct task *p);            /* first wake-up of a TASK_NEW task */
+void finish_task_switch(struct task *prev);       /* a new task's first act: prev has left the CPU */
+
+/* ns of CPU p has had so far, the stretch it is running now included. */
+uint64_t task_sched_runtime(struct task *p);
+/* The fair class's weight for a nice level: 1024 at nice 0, about 1.25
+ * times less each level up. */
+uint32_t sched_nice_to_weight(int nice);
+
+/*
  * Scheduling calls with Linux's semantics and error values (-EINVAL for a
  * bad policy, priority, nice or CPU mask, -ESRCH for no such task). pid 0
  * means the calling task. Kernel calls now, system calls later.
  */
-#pragma once
-#include "sched/task.h"
-
 struct sched_param {
 	int sched_priority;               /* 1..99 for SCHED_FIFO/RR, 0 otherwise */
 };

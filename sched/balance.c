@@ -24,10 +24,11 @@
 #include "sched/core.h"
 #include "sched/trace.h"
 #include "sched/preempt.h"
+#include "lib/time_units.h"
 
-#define BALANCE_INTERVAL_BUSY_NS (16ULL * 1000 * 1000)
-#define BALANCE_INTERVAL_IDLE_NS (4ULL * 1000 * 1000)
-#define ROTATE_INTERVAL_NS       (30ULL * 1000 * 1000)
+#define BALANCE_INTERVAL_BUSY_NS (16 * NS_PER_MS)
+#define BALANCE_INTERVAL_IDLE_NS (4 * NS_PER_MS)
+#define ROTATE_INTERVAL_NS       (30 * NS_PER_MS)
 #define MAX_MOVES_PER_BALANCE    32
 
 static uint64_t next_rotation;         /* sched_clock() before which nobody rotates */
@@ -49,31 +50,33 @@ static struct rq *find_busiest(const struct rq *this_rq)
 	struct rq *busiest = NULL;
 	for (int cpu = 0; cpu < sched_nr_cpus(); cpu++) {
 		struct rq *rq = cpu_rq(cpu);
-		if (rq == this_rq || !sched_cpu_online(cpu) || rq->nr_running < 2)
+		if (rq == this_rq || !sched_cpu_online(cpu) || rq_peek(rq, nr_running) < 2)
 			continue;
-		if (!busiest || rq->load > busiest->load)
+		if (!busiest || rq_peek(rq, load) > rq_peek(busiest, load))
 			busiest = rq;
 	}
 	return busiest;
 }
 
 /*
- * Pull tasks from busiest to this_rq (both locked) while that brings their
- * loads closer: moving a task of weight w does exactly when w < busiest -
- * this. Returns the number moved.
+ * Pull tasks from busiest to this_rq while that brings their loads closer:
+ * moving a task of weight w does exactly when w < busiest - this. Returns
+ * the number moved.
  */
 static int pull_tasks(struct rq *this_rq, struct rq *busiest)
 {
 	const struct sched_class *class;
 	int moved = 0;
 
+	assert_held(&this_rq->lock);
+	assert_held(&busiest->lock);
 	update_rq_clock(this_rq);
 	update_rq_clock(busiest);
 	for_each_class(class) {
 		if (!class->load_balance_start)
 			continue;
 		for (struct task *p = class->load_balance_start(busiest); p; p = class->load_balance_next(busiest)) {
-			if (p == busiest->curr || p->on_cpu || !allowed_on(p, this_rq->cpu))
+			if (p == busiest->curr || task_on_cpu(p) || !allowed_on(p, this_rq->cpu))
 				continue;
 			uint64_t w = task_load_weight(p);
 			if (busiest->load <= this_rq->load || w >= busiest->load - this_rq->load)
@@ -92,12 +95,14 @@ static bool better_served(const struct task *p, const struct task *than)
 }
 
 /* Rotation (see the top): move partner's best served fair task here, the
- * running one included. Both runqueues are locked. */
+ * running one included. */
 static void rotate(struct rq *this_rq, struct rq *partner)
 {
 	const struct sched_class *class;
 	struct task *best = NULL, *curr = partner->curr;
 
+	assert_held(&this_rq->lock);
+	assert_held(&partner->lock);
 	update_rq_clock(this_rq);
 	update_rq_clock(partner);
 	if (curr != partner->idle && !task_has_rt_policy(curr) && allowed_on(curr, this_rq->cpu))
@@ -106,7 +111,7 @@ static void rotate(struct rq *this_rq, struct rq *partner)
 		if (!class->load_balance_start)
 			continue;
 		for (struct task *p = class->load_balance_start(partner); p; p = class->load_balance_next(partner))
-			if (!p->on_cpu && !task_has_rt_policy(p) && allowed_on(p, this_rq->cpu) && better_served(p, best))
+			if (!task_on_cpu(p) && !task_has_rt_policy(p) && allowed_on(p, this_rq->cpu) && better_served(p, best))
 				best = p;
 	}
 	if (!best)
@@ -127,8 +132,8 @@ static bool runs_best_served(const struct rq *this_rq)
 	uint64_t mine = this_rq->curr->se.sum_exec_runtime;
 	for (int cpu = 0; cpu < sched_nr_cpus(); cpu++) {
 		const struct rq *rq = cpu_rq(cpu);   /* not locked: read only what it publishes */
-		if (rq != this_rq && sched_cpu_online(cpu) && rq->nr_running == this_rq->nr_running &&
-		    __atomic_load_n(&rq->curr_runtime, __ATOMIC_RELAXED) > mine)
+		if (rq != this_rq && sched_cpu_online(cpu) && rq_peek(rq, nr_running) == this_rq->nr_running &&
+		    rq_peek(rq, curr_runtime) > mine)
 			return false;
 	}
 	return true;
@@ -141,10 +146,9 @@ static struct rq *rotation_partner(const struct rq *this_rq)
 	struct rq *partner = NULL;
 	for (int cpu = 0; cpu < sched_nr_cpus(); cpu++) {
 		struct rq *rq = cpu_rq(cpu);         /* not locked: read only what it publishes */
-		if (rq == this_rq || !sched_cpu_online(cpu) || rq->nr_running != this_rq->nr_running + 1)
+		if (rq == this_rq || !sched_cpu_online(cpu) || rq_peek(rq, nr_running) != this_rq->nr_running + 1)
 			continue;
-		if (!partner || __atomic_load_n(&rq->curr_runtime, __ATOMIC_RELAXED) <
-				__atomic_load_n(&partner->curr_runtime, __ATOMIC_RELAXED))
+		if (!partner || rq_peek(rq, curr_runtime) < rq_peek(partner, curr_runtime))
 			partner = rq;
 	}
 	return partner;
@@ -158,10 +162,11 @@ static bool claim_rotation_turn(void)
 							 false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 }
 
-/* No move brings the loads closer: rotate if it is this CPU's turn. this_rq
- * is locked; the partner's lock is only tried, as busiest's is. */
+/* No move brings the loads closer: rotate if it is this CPU's turn. The
+ * partner's lock is only tried, as busiest's is. */
 static void try_rotation(struct rq *this_rq)
 {
+	assert_held(&this_rq->lock);
 	struct rq *partner = rotation_partner(this_rq);
 	if (!partner || this_rq->nr_running == 0 || !runs_best_served(this_rq) || !spin_trylock(&partner->lock))
 		return;
@@ -181,12 +186,12 @@ static void nudge_idle_cpus_with_work(const struct rq *this_rq)
 {
 	for (int cpu = 0; cpu < sched_nr_cpus(); cpu++) {
 		struct rq *rq = cpu_rq(cpu);
-		if (rq == this_rq || !sched_cpu_online(cpu) || rq->curr != rq->idle || !rq->nr_running)
+		if (rq == this_rq || !sched_cpu_online(cpu) || rq_peek(rq, curr) != rq->idle || !rq_peek(rq, nr_running))
 			continue;
 		if (!spin_trylock(&rq->lock))
 			continue;                   /* someone is at it: next round */
 		if (rq->curr == rq->idle && rq->nr_running) {
-			rq->idle->need_resched = true;
+			set_task_need_resched(rq->idle, true);
 			rq->resched_ipi = true;
 		}
 		rq_unlock(rq);
@@ -195,6 +200,7 @@ static void nudge_idle_cpus_with_work(const struct rq *this_rq)
 
 void periodic_balance(struct rq *this_rq)
 {
+	assert_irqs_off();
 	nudge_idle_cpus_with_work(this_rq);
 	bool idle = this_rq->curr == this_rq->idle;
 	this_rq->next_balance = sched_clock() + (idle ? BALANCE_INTERVAL_IDLE_NS : BALANCE_INTERVAL_BUSY_NS);
@@ -226,6 +232,7 @@ void periodic_balance(struct rq *this_rq)
  */
 void idle_balance(struct rq *this_rq)
 {
+	assert_held(&this_rq->lock);
 	struct rq *busiest = find_busiest(this_rq);
 	if (!busiest || !spin_trylock(&busiest->lock))
 		return;
@@ -238,7 +245,7 @@ void idle_balance(struct rq *this_rq)
 }
 
 /*
- * An idle CPU may have stopped its tick (nohz, kernel/timer.c), so it no
+ * An idle CPU may have stopped its tick (nohz, kernel/tick.c), so it no
  * longer balances by itself. Instead a CPU with tasks waiting wakes, every
  * few milliseconds, one idle CPU that one of those tasks may run on; woken,
  * it finds its runqueue empty and pulls in idle_balance(). (Linux's nohz
@@ -247,6 +254,7 @@ void idle_balance(struct rq *this_rq)
 void kick_idle_balance(struct rq *this_rq)
 {
 	uint64_t now = sched_clock(), wanted = 0;
+	assert_irqs_off();
 	if (now < this_rq->next_kick)
 		return;
 	this_rq->next_kick = now + BALANCE_INTERVAL_IDLE_NS;
@@ -257,7 +265,7 @@ void kick_idle_balance(struct rq *this_rq)
 		if (!class->load_balance_start)
 			continue;
 		for (struct task *p = class->load_balance_start(this_rq); p; p = class->load_balance_next(this_rq))
-			if (p != this_rq->curr && !p->on_cpu)
+			if (p != this_rq->curr && !task_on_cpu(p))
 				wanted |= p->cpus_allowed;
 	}
 	rq_unlock(this_rq);
@@ -265,7 +273,7 @@ void kick_idle_balance(struct rq *this_rq)
 	for (int cpu = 0; cpu < sched_nr_cpus(); cpu++) {
 		struct rq *rq = cpu_rq(cpu);
 		if (rq == this_rq || !sched_cpu_online(cpu) || !(wanted & (1ULL << cpu)) ||
-		    rq->curr != rq->idle || rq->nr_running)
+		    rq_peek(rq, curr) != rq->idle || rq_peek(rq, nr_running))
 			continue;
 		spin_lock(&rq->lock);
 		bool still_idle = rq->curr == rq->idle && !rq->nr_running;
@@ -282,7 +290,7 @@ int least_loaded_allowed_cpu(const struct task *p, int except)
 	int best = -1;
 	for (int cpu = 0; cpu < sched_nr_cpus(); cpu++)
 		if (cpu != except && sched_cpu_online(cpu) && allowed_on(p, cpu) &&
-		    (best < 0 || cpu_rq(cpu)->load < cpu_rq(best)->load))
+		    (best < 0 || rq_peek(cpu_rq(cpu), load) < rq_peek(cpu_rq(best), load)))
 			best = cpu;
 	return best;
 }
@@ -302,34 +310,34 @@ static int push_target(const struct task *p)
  */
 void migrate_to_allowed_cpu(struct task *p)
 {
-	uint64_t flags = sched_irq_save();
+	uint64_t flags;
 	for (;;) {
-		struct rq *src = cpu_rq(p->cpu);
-		int cpu = push_target(p);
+		struct rq *src = task_rq_lock(p, &flags);
+		int cpu = push_target(p);           /* its CPUs and push_to are written under this lock */
 		if (cpu < 0)
 			sched_bug("task %s (pid %d) may run on no online CPU", p->name, p->pid);
+		/* Take both runqueues in order, then check nothing changed meanwhile. */
 		struct rq *dst = cpu_rq(cpu);
+		rq_unlock(src);
 		double_rq_lock(src, dst);
-		if (src != cpu_rq(p->cpu)) {            /* it moved meanwhile: again */
-			double_rq_unlock(src, dst);
-			continue;
-		}
-		bool in_transit = p->in_transit && !p->on_cpu;
-		bool waiting = p->on_rq && src->curr != p && !p->on_cpu && !allowed_on(p, src->cpu);
-		if (in_transit) {
+		bool unchanged = src == cpu_rq(p->cpu) && allowed_on(p, cpu);
+		bool in_transit = p->in_transit && !task_on_cpu(p);
+		bool waiting = p->on_rq && src->curr != p && !task_on_cpu(p) && !allowed_on(p, src->cpu);
+		if (unchanged && in_transit) {
 			update_rq_clock(dst);
 			trace_sched(TRACE_MIGRATE, dst->clock, p, NULL, p->cpu, dst->cpu);
-			p->cpu = dst->cpu;
+			set_task_cpu(p, dst->cpu);
 			p->stats.nr_migrations++;
 			activate_task(dst, p, ENQUEUE_MIGRATED);
 			check_preempt_curr(dst, p);
-		} else if (waiting && src != dst) {
+		} else if (unchanged && waiting && src != dst) {
 			update_rq_clock(src);
 			update_rq_clock(dst);
 			move_queued_task(p, src, dst);
 		}
 		double_rq_unlock(src, dst);
-		break;
+		sched_irq_restore_resched(flags);
+		if (unchanged)
+			return;
 	}
-	sched_irq_restore_resched(flags);
 }

@@ -4,7 +4,7 @@
 
 void balance_init(void);                          /* from sched_init() */
 void periodic_balance(struct rq *this_rq);        /* from the tick, no lock held */
-void idle_balance(struct rq *this_rq);            /* from schedule(), this_rq locked (kept) */
+void idle_balance(struct rq *this_rq);            /* from schedule(); keeps this_rq's lock throughout */
 void kick_idle_balance(struct rq *this_rq);       /* from the tick, tasks wait: no lock held */
 void migrate_to_allowed_cpu(struct task *p);      /* its CPU is no longer allowed */
 /* The allowed online CPU with the least weighted load, other than except; -1 if none. */

@@ -43,7 +43,7 @@ static unsigned count_rt_queued(const struct rt_rq *rt, char *why, size_t len, b
 	return n;
 }
 
-bool sched_check_rq(struct rq *rq, char *why, size_t len)
+static bool check_rq(struct rq *rq, char *why, size_t len)
 {
 	const struct cfs_rq *cfs = &rq->cfs;
 	int err = rb_verify_cached(&cfs->timeline, vruntime_less);
@@ -85,6 +85,15 @@ bool sched_check_rq(struct rq *rq, char *why, size_t len)
 	return true;
 }
 
+bool sched_check_cpu(int cpu, char *why, size_t len)
+{
+	struct rq *rq = cpu_rq(cpu);
+	uint64_t flags = spin_lock_irqsave(&rq->lock);
+	bool ok = check_rq(rq, why, len);
+	spin_unlock_irqrestore(&rq->lock, flags);
+	return ok;
+}
+
 /*
  * The rule that no task is ever lost: a task is running, queued, on its way
  * to another runqueue, finished, or asleep with something registered that
@@ -93,14 +102,15 @@ bool sched_check_rq(struct rq *rq, char *why, size_t len)
  */
 bool sched_check_task(const struct task *p, char *why, size_t len)
 {
-	if (p->state == TASK_NEW || p->state == TASK_DEAD || p->on_rq || p->on_cpu || p->in_transit)
+	int state = task_state(p);
+	if (state == TASK_NEW || state == TASK_DEAD || p->on_rq || task_on_cpu(p) || p->in_transit)
 		return true;
-	if (p->state == TASK_RUNNING)
+	if (state == TASK_RUNNING)
 		return fail(why, len, "%s (pid %d) is runnable but on no runqueue", p->name, p->pid);
 	bool on_wait_queue = !list_empty(&p->wait_node);
 	bool timer_armed = p->wake_timer && p->wake_timer->cpu >= 0;
 	if (!on_wait_queue && !timer_armed)
 		return fail(why, len, "%s (pid %d) sleeps (state %d) with nothing to wake it: no wait queue, %s",
-			    p->name, p->pid, p->state, p->wake_timer ? "its timer not armed" : "no timer");
+			    p->name, p->pid, state, p->wake_timer ? "its timer not armed" : "no timer");
 	return true;
 }

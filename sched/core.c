@@ -10,12 +10,13 @@
  * with that lock held, so task_rq_lock() can find and pin it. When two
  * runqueues are needed (moving a task), they are locked in address order.
  */
-#include "sched/sched.h"
 #include "sched/core.h"
 #include "sched/preempt.h"
 #include "sched/balance.h"
 #include "sched/debug.h"
 #include "sched/trace.h"
+#include "lib/printf.h"
+#include "lib/time_units.h"
 
 /* Weights by nice level (-20..19): each step is about 1.25x, so one nice
  * level moves about 10% of the CPU between two competing tasks. */
@@ -38,7 +39,7 @@ const uint32_t sched_prio_to_wmult[40] = {
 static struct rq runqueues[SCHED_MAX_CPUS];
 
 /* A CPU that has not switched tasks for this long while others wait is stuck. */
-#define LOCKUP_NS (10ULL * 1000 * 1000 * 1000)
+#define LOCKUP_NS (10 * NS_PER_S)
 
 struct rq *cpu_rq(int cpu)
 {
@@ -59,8 +60,9 @@ void update_rq_clock(struct rq *rq)
  */
 static void publish_curr(struct rq *rq)
 {
-	__atomic_store_n(&rq->curr_prio, rq->curr->prio, __ATOMIC_RELAXED);
-	__atomic_store_n(&rq->curr_runtime, rq->curr->se.sum_exec_runtime, __ATOMIC_RELAXED);
+	assert_held(&rq->lock);
+	rq_set(rq, curr_prio, rq->curr->prio);
+	rq_set(rq, curr_runtime, rq->curr->se.sum_exec_runtime);
 }
 
 uint64_t task_load_weight(const struct task *p)
@@ -72,7 +74,12 @@ uint64_t task_load_weight(const struct task *p)
 	return sched_prio_to_weight[p->static_prio - MAX_RT_PRIO];
 }
 
-const struct sched_class *class_for_policy(int policy)
+uint32_t sched_nice_to_weight(int nice)
+{
+	return sched_prio_to_weight[nice - MIN_NICE];
+}
+
+static const struct sched_class *class_for_policy(int policy)
 {
 	return policy == SCHED_FIFO || policy == SCHED_RR ? &rt_sched_class : &fair_sched_class;
 }
@@ -91,10 +98,13 @@ static bool class_above(const struct sched_class *a, const struct sched_class *b
 
 void rq_init(struct rq *rq, int cpu)
 {
-	*rq = (struct rq){ .lock = SPINLOCK_INIT("rq"), .cpu = cpu };
-	rq->cfs.timeline = RB_ROOT_CACHED;
-	for (int prio = 0; prio < MAX_RT_PRIO; prio++)
-		list_init(&rq->rt.queue[prio]);
+	const struct sched_class *class;
+	*rq = (struct rq){ .cpu = cpu };
+	snprintf(rq->lock_name, sizeof(rq->lock_name), "rq%d", cpu);
+	rq->lock = (struct spinlock)SPINLOCK_INIT(rq->lock_name);
+	for_each_class(class)
+		if (class->init_rq)
+			class->init_rq(rq);
 }
 
 void sched_init(void)
@@ -104,6 +114,16 @@ void sched_init(void)
 	balance_init();
 }
 
+void sched_fork(struct task *p)
+{
+	set_task_state(p, TASK_NEW);
+	p->policy = SCHED_NORMAL;
+	p->static_prio = p->prio = NICE_TO_PRIO(0);
+	p->cpus_allowed = ~0ULL;
+	set_task_cpu(p, sched_this_cpu());
+	p->sched_class = class_for_policy(SCHED_NORMAL);
+}
+
 /* The code running on this CPU becomes its idle task. */
 void sched_init_idle(struct task *idle, int cpu)
 {
@@ -111,14 +131,17 @@ void sched_init_idle(struct task *idle, int cpu)
 	idle->sched_class = &idle_sched_class;
 	idle->policy = SCHED_NORMAL;
 	idle->static_prio = idle->prio = MAX_PRIO - 1;
-	idle->cpu = cpu;
+	set_task_cpu(idle, cpu);
 	idle->cpus_allowed = 1ULL << cpu;
-	idle->state = TASK_RUNNING;
-	idle->on_cpu = true;
-	rq->idle = rq->curr = idle;
+	set_task_state(idle, TASK_RUNNING);
+	__atomic_store_n(&idle->on_cpu, true, __ATOMIC_RELAXED);
+	rq->idle = idle;
+	uint64_t flags = spin_lock_irqsave(&rq->lock);
+	rq_set(rq, curr, idle);
 	publish_curr(rq);
 	update_rq_clock(rq);
 	rq->last_schedule = rq->clock;
+	spin_unlock_irqrestore(&rq->lock, flags);
 	sched_set_current(idle);
 }
 
@@ -126,7 +149,7 @@ void sched_init_idle(struct task *idle, int cpu)
 struct rq *task_rq_lock(struct task *p, uint64_t *flags)
 {
 	for (;;) {
-		struct rq *rq = cpu_rq(p->cpu);
+		struct rq *rq = cpu_rq(task_cpu(p));
 		*flags = spin_lock_irqsave(&rq->lock);
 		if (rq == cpu_rq(p->cpu))
 			return rq;
@@ -141,12 +164,13 @@ void task_rq_unlock(struct rq *rq, uint64_t flags)
 }
 
 /*
- * Let go of rq's lock (interrupts off), then send the IPI that
- * resched_curr() owes its CPU. Sent with the lock held, it would wake a
- * CPU whose first act, taking that very lock, waits for us.
+ * Let go of rq's lock, then send the IPI that resched_curr() owes its CPU.
+ * Sent with the lock held, it would wake a CPU whose first act, taking that
+ * very lock, waits for us.
  */
 void rq_unlock(struct rq *rq)
 {
+	assert_irqs_off();
 	bool ipi = rq->resched_ipi;
 	rq->resched_ipi = false;
 	spin_unlock(&rq->lock);
@@ -154,9 +178,10 @@ void rq_unlock(struct rq *rq)
 		sched_send_resched(rq->cpu);
 }
 
-/* Interrupts must be off. Address order keeps two CPUs from deadlocking. */
+/* Address order keeps two CPUs from deadlocking. */
 void double_rq_lock(struct rq *a, struct rq *b)
 {
+	assert_irqs_off();
 	if (a == b) {
 		spin_lock(&a->lock);
 	} else if (a < b) {
@@ -184,26 +209,33 @@ static void start_waiting(struct rq *rq, const struct task *p)
 		rq->wait_since = rq->clock;
 }
 
-/* The core's half of queueing: the class files the task, the core counts it. */
-void activate_task(struct rq *rq, struct task *p, int flags)
+/* The core's half of queueing, once the class has filed p: the core counts it. */
+static void count_queued(struct rq *rq, struct task *p)
 {
-	start_waiting(rq, p);
-	p->sched_class->enqueue_task(rq, p, flags);
 	p->on_rq = true;
 	p->in_transit = false;
 	p->push_to = 0;
-	rq->nr_running++;
-	rq->load += task_load_weight(p);
+	rq_set(rq, nr_running, rq->nr_running + 1);
+	rq_set(rq, load, rq->load + task_load_weight(p));
 	if (p != rq->curr)
 		p->stats.wait_start = rq->clock;
 }
 
+void activate_task(struct rq *rq, struct task *p, int flags)
+{
+	assert_held(&rq->lock);
+	start_waiting(rq, p);
+	p->sched_class->enqueue_task(rq, p, flags);
+	count_queued(rq, p);
+}
+
 void deactivate_task(struct rq *rq, struct task *p, int flags)
 {
+	assert_held(&rq->lock);
 	p->sched_class->dequeue_task(rq, p, flags);
 	p->on_rq = false;
-	rq->nr_running--;
-	rq->load -= task_load_weight(p);
+	rq_set(rq, nr_running, rq->nr_running - 1);
+	rq_set(rq, load, rq->load - task_load_weight(p));
 }
 
 /* Tasks queued on rq that are not running: the ones a stuck CPU keeps waiting. */
@@ -215,19 +247,21 @@ unsigned rq_nr_waiting(const struct rq *rq)
 
 void resched_curr(struct rq *rq)
 {
+	assert_held(&rq->lock);
 	struct task *curr = rq->curr;
-	if (curr->need_resched)
+	if (task_need_resched(curr))
 		return;
-	curr->need_resched = true;
+	set_task_need_resched(curr, true);
 	/* Pairs with the idle loop's: it stops polling, then looks again. */
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	if (rq->cpu != sched_this_cpu() && !curr->polling)
+	if (rq->cpu != sched_this_cpu() && !__atomic_load_n(&curr->polling, __ATOMIC_RELAXED))
 		rq->resched_ipi = true;          /* sent by rq_unlock() */
 }
 
 /* p was just queued on rq: should it run instead of what runs there? */
 void check_preempt_curr(struct rq *rq, struct task *p)
 {
+	assert_held(&rq->lock);
 	const struct sched_class *curr_class = rq->curr->sched_class;
 	if (p->sched_class == curr_class)
 		curr_class->check_preempt_curr(rq, p);
@@ -235,12 +269,14 @@ void check_preempt_curr(struct rq *rq, struct task *p)
 		resched_curr(rq);
 }
 
-/* Move a queued, not running task between two locked runqueues. */
+/* Move a queued, not running task between two runqueues. */
 void move_queued_task(struct task *p, struct rq *src, struct rq *dst)
 {
+	assert_held(&src->lock);
+	assert_held(&dst->lock);
 	deactivate_task(src, p, DEQUEUE_MIGRATE);
 	trace_sched(TRACE_MIGRATE, src->clock, p, NULL, src->cpu, dst->cpu);
-	p->cpu = dst->cpu;
+	set_task_cpu(p, dst->cpu);
 	p->stats.nr_migrations++;
 	activate_task(dst, p, ENQUEUE_MIGRATED);
 	check_preempt_curr(dst, p);
@@ -292,7 +328,7 @@ static struct task *context_switch(struct task *prev, struct task *next)
 	 * which is held until the switch is done): a backstop. */
 	while (__atomic_load_n(&next->on_cpu, __ATOMIC_ACQUIRE))
 		sched_cpu_relax();
-	next->on_cpu = true;
+	__atomic_store_n(&next->on_cpu, true, __ATOMIC_RELAXED);
 	sched_set_current(next);
 	return sched_switch_to(prev, next);
 }
@@ -301,7 +337,7 @@ static struct task *context_switch(struct task *prev, struct task *next)
  * between marking itself dead and its last schedule() will still run again. */
 static bool left_for_good(const struct task *prev)
 {
-	return prev->state == TASK_DEAD && !prev->on_rq && !prev->in_transit;
+	return task_state(prev) == TASK_DEAD && !prev->on_rq && !prev->in_transit;
 }
 
 /* The rest of a switch, in the task that now runs: prev has left its stack. */
@@ -323,13 +359,14 @@ static enum trace_prev_state leaving_state(const struct task *prev, bool preempt
 {
 	if (preempt)
 		return TRACE_PREV_PREEMPTED;
-	if (prev->state == TASK_SLEEPING)
+	int state = task_state(prev);
+	if (state == TASK_SLEEPING)
 		return TRACE_PREV_SLEEPING;
-	return prev->state == TASK_DEAD ? TRACE_PREV_DEAD : TRACE_PREV_RUNNABLE;
+	return state == TASK_DEAD ? TRACE_PREV_DEAD : TRACE_PREV_RUNNABLE;
 }
 
-/* Pick and switch. Interrupts are off; the runqueue lock is taken here and
- * released by whichever task runs next, in finish_task_switch(). A task
+/* Pick and switch. The runqueue lock is taken here and released by
+ * whichever task runs next, in finish_task_switch(). A task
  * preempted (preempt) stays runnable even if it had just marked itself
  * sleeping or dead: it has not yet done what makes sure it will be woken
  * (armed its timer, say), or its last switch. */
@@ -338,12 +375,13 @@ static void __schedule(bool preempt)
 	struct rq *rq = cpu_rq(sched_this_cpu());
 	struct task *prev = rq->curr;
 
+	assert_irqs_off();
 	spin_lock(&rq->lock);
 	update_rq_clock(rq);
 	rq->last_schedule = rq->clock;
-	prev->need_resched = false;
+	set_task_need_resched(prev, false);
 
-	if (prev->state != TASK_RUNNING && prev->on_rq && !preempt) {
+	if (task_state(prev) != TASK_RUNNING && prev->on_rq && !preempt) {
 		deactivate_task(rq, prev, DEQUEUE_SLEEP);
 		prev->stats.sleep_start = rq->clock;
 	} else if (prev->on_rq && (!(prev->cpus_allowed & (1ULL << rq->cpu)) || prev->push_to)) {
@@ -368,7 +406,7 @@ static void __schedule(bool preempt)
 		prev->stats.wait_start = rq->clock;
 	}
 	account_switch_in(rq, next);
-	rq->curr = next;
+	rq_set(rq, curr, next);
 	publish_curr(rq);
 	trace_sched(TRACE_SWITCH, rq->clock, prev, next, leaving_state(prev, preempt), 0);
 	if (left_for_good(prev))                         /* its last switch: the total is final */
@@ -384,7 +422,7 @@ static void schedule_loop(bool preempt)
 	uint64_t flags = sched_irq_save();
 	do
 		__schedule(preempt);
-	while (sched_current()->need_resched);
+	while (task_need_resched(sched_current()));
 	sched_irq_restore(flags);
 }
 
@@ -404,7 +442,7 @@ void preempt_schedule(void)
 void preempt_schedule_irq(void)
 {
 	struct task *me = sched_current();
-	if (me && me->need_resched && me->preempt_count == 0)
+	if (me && task_need_resched(me) && me->preempt_count == 0)
 		schedule_loop(true);
 }
 
@@ -426,12 +464,12 @@ static bool idle_for(const struct task *p, int cpu)
 {
 	(void)p;
 	struct rq *rq = cpu_rq(cpu);
-	return rq->curr == rq->idle && rq->nr_running == 0;
+	return rq_peek(rq, curr) == rq->idle && rq_peek(rq, nr_running) == 0;
 }
 
 static bool runs_less_urgent(const struct task *p, int cpu)
 {
-	return __atomic_load_n(&cpu_rq(cpu)->curr_prio, __ATOMIC_RELAXED) > p->prio;
+	return rq_peek(cpu_rq(cpu), curr_prio) > p->prio;
 }
 
 /* The first CPU p may use that passes ok, looking from `from` round them all. */
@@ -463,23 +501,24 @@ static int select_task_rq(const struct task *p)
 	 * runqueues differ by one task, the sharing passes from task to task:
 	 * the rotation of balance.c, at wake-up. */
 	int other = least_loaded_allowed_cpu(p, prev);
-	if (cpu_usable(p, prev) && (other < 0 || cpu_rq(other)->load > cpu_rq(prev)->load))
+	if (cpu_usable(p, prev) && (other < 0 || rq_peek(cpu_rq(other), load) > rq_peek(cpu_rq(prev), load)))
 		return prev;
 	if (other < 0)
 		sched_bug("task %s (pid %d) may run on no online CPU", p->name, p->pid);
 	return other;
 }
 
-/* Queue a sleeping task on rq (locked): the end of every wake-up. */
+/* Queue a sleeping task on rq: the end of every wake-up. */
 static void enqueue_woken(struct rq *rq, struct task *p, int flags)
 {
+	assert_held(&rq->lock);
 	update_rq_clock(rq);
 	if (p->stats.sleep_start) {
 		p->stats.sum_sleep_runtime += rq->clock - p->stats.sleep_start;
 		p->stats.sleep_start = 0;
 	}
 	p->stats.nr_wakeups++;
-	p->state = TASK_RUNNING;
+	set_task_state(p, TASK_RUNNING);
 	activate_task(rq, p, flags);
 	trace_sched(TRACE_WAKEUP, rq->clock, p, NULL, rq->cpu, 0);
 	check_preempt_curr(rq, p);
@@ -490,7 +529,7 @@ bool wake_up_process(struct task *p)
 	uint64_t flags;
 	for (;;) {
 		struct rq *rq = task_rq_lock(p, &flags);
-		if (p->state != TASK_SLEEPING) {
+		if (task_state(p) != TASK_SLEEPING) {
 			task_rq_unlock(rq, flags);
 			return false;
 		}
@@ -498,7 +537,7 @@ bool wake_up_process(struct task *p)
 		trace_sched(TRACE_WAKING, sched_clock(), p, NULL, p->cpu, 0);
 		if (p->on_rq) {
 			/* It has not switched away yet: schedule() will see it running. */
-			p->state = TASK_RUNNING;
+			set_task_state(p, TASK_RUNNING);
 			task_rq_unlock(rq, flags);
 			return true;
 		}
@@ -512,10 +551,10 @@ bool wake_up_process(struct task *p)
 		struct rq *dst = cpu_rq(cpu);
 		rq_unlock(rq);
 		double_rq_lock(rq, dst);
-		bool unchanged = p->state == TASK_SLEEPING && !p->on_rq && p->cpu == rq->cpu;
+		bool unchanged = task_state(p) == TASK_SLEEPING && !p->on_rq && p->cpu == rq->cpu;
 		if (unchanged) {
 			trace_sched(TRACE_MIGRATE, sched_clock(), p, NULL, p->cpu, cpu);
-			p->cpu = cpu;
+			set_task_cpu(p, cpu);
 			p->stats.nr_migrations++;
 			enqueue_woken(dst, p, ENQUEUE_WAKEUP | ENQUEUE_MIGRATED);
 		}
@@ -529,19 +568,18 @@ bool wake_up_process(struct task *p)
 /* A new task's first wake-up: the class places it (task_new). */
 void wake_up_new_task(struct task *p)
 {
-	p->cpu = select_task_rq(p);
 	uint64_t flags;
 	struct rq *rq = task_rq_lock(p, &flags);
+	set_task_cpu(p, select_task_rq(p));      /* under the lock of the runqueue it leaves */
+	task_rq_unlock(rq, flags);
+	rq = task_rq_lock(p, &flags);
 	update_rq_clock(rq);
 	p->sched_class = class_for_policy(p->policy);
 	p->sched_class->task_init(rq, p);
-	p->state = TASK_RUNNING;
+	set_task_state(p, TASK_RUNNING);
 	start_waiting(rq, p);
 	p->sched_class->task_new(rq, p);         /* enqueues it */
-	p->on_rq = true;
-	rq->nr_running++;
-	rq->load += task_load_weight(p);
-	p->stats.wait_start = rq->clock;
+	count_queued(rq, p);
 	trace_sched(TRACE_WAKEUP_NEW, rq->clock, p, NULL, rq->cpu, 0);
 	check_preempt_curr(rq, p);
 	task_rq_unlock(rq, flags);
@@ -556,6 +594,12 @@ void sched_change_task(struct task *p, int policy, int rt_priority, int nice)
 {
 	uint64_t flags;
 	struct rq *rq = task_rq_lock(p, &flags);
+	if (policy == SCHED_KEEP) {
+		policy = p->policy;
+		rt_priority = p->rt_priority;
+	}
+	if (nice == SCHED_KEEP)
+		nice = p->nice;
 	update_rq_clock(rq);
 	bool queued = p->on_rq, running = rq->curr == p;
 	if (running)
@@ -594,19 +638,20 @@ void sched_yield_current(void)
 	schedule();
 }
 
-/* The timer tick, on every CPU, interrupts off. */
 /* An idle CPU with tasks queued (RT tasks throttled till the period ends)
  * needs its tick: rq_tick is what lets them run again. */
 bool sched_tick_needed(void)
 {
-	return cpu_rq(sched_this_cpu())->nr_running > 0;
+	return rq_peek(cpu_rq(sched_this_cpu()), nr_running) > 0;
 }
 
+/* The timer tick, on every CPU. */
 void scheduler_tick(void)
 {
 	struct rq *rq = cpu_rq(sched_this_cpu());
 	const struct sched_class *class;
 
+	assert_irqs_off();
 	spin_lock(&rq->lock);
 	update_rq_clock(rq);
 	struct task *curr = rq->curr;
@@ -618,17 +663,32 @@ void scheduler_tick(void)
 	/* Stuck: some task has waited this long, and no switch came meanwhile. */
 	unsigned waiting = rq_nr_waiting(rq);
 	uint64_t since = rq->last_schedule > rq->wait_since ? rq->last_schedule : rq->wait_since;
-	bool stuck = waiting && rq->clock - since > LOCKUP_NS && !task_has_rt_policy(curr);
+	uint64_t stuck_ns = rq->clock - since;
+	bool stuck = waiting && stuck_ns > LOCKUP_NS && !task_has_rt_policy(curr);
 	bool balance_due = rq->clock >= rq->next_balance;
 	rq_unlock(rq);
 
 	if (stuck) {
 		sched_debug_dump();          /* what was waiting, and why it did not run */
 		sched_bug("soft lockup: cpu%d has run %s for %llu ms without switching while %u tasks wait",
-			  rq->cpu, curr->name, (unsigned long long)(rq->clock - since) / 1000000, waiting);
+			  rq->cpu, curr->name, (unsigned long long)stuck_ns / NS_PER_MS, waiting);
 	}
 	if (balance_due)
 		periodic_balance(rq);
-	if (rq->nr_running >= 2)
+	if (rq_peek(rq, nr_running) >= 2)
 		kick_idle_balance(rq);
+}
+
+/* The running task is charged only at ticks and switches: add the rest. */
+uint64_t task_sched_runtime(struct task *p)
+{
+	uint64_t flags;
+	struct rq *rq = task_rq_lock(p, &flags);
+	uint64_t runtime = p->se.sum_exec_runtime;
+	if (rq->curr == p && p != rq->idle) {
+		update_rq_clock(rq);
+		runtime += rq->clock - p->se.exec_start;
+	}
+	task_rq_unlock(rq, flags);
+	return runtime;
 }

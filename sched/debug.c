@@ -8,11 +8,12 @@
 #include "sched/core.h"
 #include "sched/fair.h"
 #include "lib/string.h"
+#include "lib/time_units.h"
 
 /* A signed ns value as milliseconds: "-1.500000". */
 #define MS_FMT "%s%llu.%06llu"
 #define MS_ABS(ns) ((int64_t)(ns) < 0 ? -(uint64_t)(ns) : (uint64_t)(ns))
-#define MS_ARG(ns) (int64_t)(ns) < 0 ? "-" : "", (unsigned long long)(MS_ABS(ns) / 1000000), \
+#define MS_ARG(ns) (int64_t)(ns) < 0 ? "-" : "", (unsigned long long)(MS_ABS(ns) / NS_PER_MS), \
 	(unsigned long long)(MS_ABS(ns) % 1000000)
 
 static const char *policy_name(int policy)
@@ -84,8 +85,8 @@ static void copy_rq(struct rq *rq, struct rq_snapshot *s)
 	s->nr_switches = rq->nr_switches;
 	s->clock = rq->clock;
 	s->curr_pid = rq->curr->pid;
-	s->need_resched = rq->curr->need_resched;
-	s->polling = rq->curr->polling;
+	s->need_resched = task_need_resched(rq->curr);
+	s->polling = __atomic_load_n(&rq->curr->polling, __ATOMIC_RELAXED);
 	memcpy(s->curr_name, rq->curr->name, sizeof s->curr_name);
 	s->fair_clock = rq->cfs.fair_clock;
 	s->cfs_nr_running = rq->cfs.nr_running;
@@ -174,9 +175,10 @@ void sched_task_status(struct task *p)
 	uint64_t flags;
 	struct rq *rq = task_rq_lock(p, &flags);
 	const struct sched_statistics *st = &p->stats;
+	int state = task_state(p);
 	pr_info("%s (%d): %s %s nice %d prio %d cpu %d allowed %llx",
-		p->name, p->pid, p->state == TASK_RUNNING ? "runnable" : p->state == TASK_SLEEPING ? "sleeping" :
-		p->state == TASK_DEAD ? "dead" : "new", policy_name(p->policy), p->nice, p->prio, p->cpu,
+		p->name, p->pid, state == TASK_RUNNING ? "runnable" : state == TASK_SLEEPING ? "sleeping" :
+		state == TASK_DEAD ? "dead" : "new", policy_name(p->policy), p->nice, p->prio, p->cpu,
 		(unsigned long long)p->cpus_allowed);
 	pr_info("  SCH-sum_exec_runtime: " MS_FMT "  SCH-sum_wait_runtime: " MS_FMT "  SCH-wait_max: " MS_FMT,
 		MS_ARG(p->se.sum_exec_runtime), MS_ARG(st->sum_wait_runtime), MS_ARG(st->wait_max));

@@ -1,6 +1,31 @@
-/* The scheduler's state on the console (sched/debug.c). */
+/*
+ * The scheduler's state on the console (sched/debug.c), and what its
+ * decisions cost (sched/cost.c).
+ */
 #pragma once
+#include <stddef.h>
 #include "sched/task.h"
 
 void sched_debug_dump(void);              /* every runqueue and its runnable tasks */
 void sched_task_status(struct task *p);   /* one task's SCH-* statistics */
+
+/*
+ * The fair class's methods timed with n tasks queued (user/schedcost.c): a
+ * private runqueue, no CPU's, so the balancer, ticks and wake-ups never see
+ * it, holding n dummy nice-0 tasks that are in no task list, spread evenly
+ * over spread_ns of the timeline. The caller provides sched_cost_size(n)
+ * bytes for it and its dummies.
+ */
+struct sched_cost;
+size_t sched_cost_size(int n);
+struct sched_cost *sched_cost_init(void *mem, int n, uint64_t spread_ns);
+
+/* Cycles of cycles() each method took, in one run. */
+struct sched_cost_sample {
+	uint64_t enqueue;                 /* enqueue_task of one more task, at `place` on the timeline */
+	uint64_t dequeue;                 /* dequeue_task of it again */
+	uint64_t pick;                    /* pick_next_task: the leftmost, taken out of the tree */
+	uint64_t put;                     /* put_prev_task of that one, charged charge_ns first */
+};
+void sched_cost_sample(struct sched_cost *c, uint64_t place, uint64_t charge_ns, uint64_t (*cycles)(void),
+		       struct sched_cost_sample *out);

@@ -27,7 +27,7 @@
  *  - no period: a turn lasts G to 2 G (plus a tick's rounding), so with n
  *    equal hogs each waits about n - 1 such turns for the next.
  *
- * How the core calls us, and what each call assumes (rq locked throughout):
+ * How the core calls us, and what each call assumes:
  *  - The running task is cfs->curr and is NOT in the tree: pick_next_task
  *    takes the leftmost out and makes it curr; put_prev_task puts curr back.
  *  - Going to sleep, or leaving the runqueue while running: the core calls
@@ -355,6 +355,11 @@ static void set_curr_task_fair(struct rq *rq)
 	set_running(rq, rq->curr);
 }
 
+static void init_rq_fair(struct rq *rq)
+{
+	rq->cfs.timeline = RB_ROOT_CACHED;
+}
+
 /* The balancer may dequeue what we return, so step past it first. */
 static struct task *balance_from(struct cfs_rq *cfs, struct rb_node *node)
 {
@@ -383,6 +388,7 @@ static struct task *load_balance_next_fair(struct rq *rq)
  */
 int64_t fair_wait_runtime(const struct rq *rq, const struct task *p)
 {
+	assert_held(&rq->lock);
 	if (p->sched_class != &fair_sched_class)
 		return 0;
 	/* Queued (running included): vruntime is absolute; else relative. */
@@ -419,4 +425,5 @@ const struct sched_class fair_sched_class = {
 	.load_balance_next  = load_balance_next_fair,
 	.set_curr_task      = set_curr_task_fair,
 	.rq_tick            = NULL,
+	.init_rq            = init_rq_fair,
 };

@@ -11,7 +11,7 @@
  * What p is still owed, in ns of its own CPU time: positive if it is behind
  * the runqueue's fair position, negative (a debt) if it ran ahead:
  *     wait_runtime = (fair_clock - vruntime) * weight / 1024
- * rq must be p's runqueue, locked. For a task off the queue (asleep), the
+ * rq must be p's runqueue. For a task off the queue (asleep), the
  * fair_clock it left. 0 for a task outside the fair class.
  */
 int64_t fair_wait_runtime(const struct rq *rq, const struct task *p);

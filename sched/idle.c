@@ -54,4 +54,5 @@ const struct sched_class idle_sched_class = {
 	.load_balance_next  = no_task,
 	.set_curr_task      = set_curr_task_idle,
 	.rq_tick            = NULL,
+	.init_rq            = NULL,
 };

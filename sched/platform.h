@@ -9,7 +9,8 @@
 #pragma once
 #include <stdint.h>
 #include <stdbool.h>
-#include "kernel/spinlock.h"      /* struct spinlock, spin_lock*(): the kernel's or the simulator's */
+#include "kernel/spinlock.h"      /* struct spinlock, spin_lock*(), assert_held(), assert_irqs_off():
+                                     the kernel's or the simulator's */
 #include "kernel/printk.h"        /* printk(), pr_*() */
 #include "kernel/timer.h"         /* struct timer, timer_start(), timer_cancel() */
 
@@ -18,7 +19,8 @@ struct task;
 #define SCHED_MAX_CPUS 64
 
 uint64_t sched_clock(void);               /* ns since boot, one domain on every CPU */
-int sched_this_cpu(void);                 /* the CPU running this code (interrupts off) */
+int sched_this_cpu(void);                 /* the CPU running this code: it stays so only while
+                                             interrupts or preemption are off */
 int sched_nr_cpus(void);                  /* CPUs started: 0 .. n-1 */
 bool sched_cpu_online(int cpu);
 void sched_send_resched(int cpu);         /* interrupt cpu so it reschedules */

@@ -32,7 +32,7 @@ static inline void preempt_enable_no_resched(void)
 static inline void preempt_check_resched(void)
 {
 	struct task *p = sched_current();
-	if (p && p->preempt_count == 0 && p->need_resched)
+	if (p && p->preempt_count == 0 && task_need_resched(p))
 		preempt_schedule();
 }
 

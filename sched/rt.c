@@ -23,6 +23,7 @@
 #include "sched/sched.h"
 #include "sched/trace.h"
 #include "kernel/sysctl.h"
+#include "lib/time_units.h"
 
 static int64_t sched_rr_timeslice_ms = 100;
 SYSCTL_INT("sched_rr_timeslice_ms", sched_rr_timeslice_ms, 1, 10000,
@@ -36,7 +37,7 @@ SYSCTL_INT("sched_rt_period_us", sched_rt_period_us, 1000, 2147483647,
 
 static uint64_t rr_timeslice_ns(void)
 {
-	return (uint64_t)sysctl_read(&sched_rr_timeslice_ms) * 1000000;
+	return (uint64_t)sysctl_read(&sched_rr_timeslice_ms) * NS_PER_MS;
 }
 
 /* The throttling budget in ns; false if RT time is not limited. */
@@ -236,6 +237,12 @@ static void rq_tick_rt(struct rq *rq)
 	}
 }
 
+static void init_rq_rt(struct rq *rq)
+{
+	for (int prio = 0; prio < MAX_RT_PRIO; prio++)
+		list_init(&rq->rt.queue[prio]);
+}
+
 const struct sched_class rt_sched_class = {
 	.next               = &fair_sched_class,
 	.name               = "rt",
@@ -252,4 +259,5 @@ const struct sched_class rt_sched_class = {
 	.load_balance_next  = load_balance_next_rt,
 	.set_curr_task      = set_curr_task_rt,
 	.rq_tick            = rq_tick_rt,
+	.init_rq            = init_rq_rt,
 };

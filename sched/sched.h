@@ -12,6 +12,11 @@
 #include "lib/rbtree.h"
 #include "lib/list.h"
 
+/*
+ * Who writes what: every field of a runqueue, its class parts included, is
+ * written only with rq->lock held, unless its comment says otherwise.
+ */
+
 /* The fair class's part of a runqueue: the timeline. */
 struct cfs_rq {
 	struct rb_root_cached timeline;   /* queued fair tasks by vruntime; the running one is not in it */
@@ -37,24 +42,36 @@ struct rt_rq {
 
 struct rq {
 	struct spinlock lock;
-	int cpu;
+	char lock_name[8];                /* "rq3", for messages: set once, by rq_init() */
+	int cpu;                          /* set once, by rq_init() */
+	/*
+	 * Peeked at by other CPUs without the lock (a hint, which may change at
+	 * once) to place a waking task or choose whom to balance with: so
+	 * written with rq_set() and read without the lock with rq_peek().
+	 */
 	unsigned nr_running;              /* tasks queued in any class (running counts; idle does not) */
 	uint64_t load;                    /* their weights summed: what balancing compares */
-	uint64_t clock;                   /* ns, sched_clock() at the last update_rq_clock() */
-	struct task *curr;                /* running now: only with lock held (it may exit and be freed) */
+	struct task *curr;                /* running now, changed only by this CPU: dereference only
+	                                     with the lock held (it may exit and be freed) */
 	int curr_prio;                    /* curr's prio and CPU time so far, copied under the lock for */
 	uint64_t curr_runtime;            /* other CPUs to read without it (updated at switch and tick) */
-	struct task *idle;                /* this CPU's idle task */
+
+	uint64_t clock;                   /* ns, sched_clock() at the last update_rq_clock() */
+	struct task *idle;                /* this CPU's idle task: set once, by sched_init_idle() */
 	struct cfs_rq cfs;
 	struct rt_rq rt;
 	bool resched_ipi;                 /* resched_curr() owes this CPU an IPI: rq_unlock() sends it */
 	uint64_t nr_switches;
-	uint64_t next_balance;            /* clock at which the tick balances next */
-	uint64_t next_kick;               /* clock before which it wakes no idle CPU */
+	uint64_t next_balance;            /* clock at which the tick balances next: only this CPU */
+	uint64_t next_kick;               /* clock before which it wakes no idle CPU: only this CPU */
 	uint64_t last_schedule;           /* clock at the last schedule() ... */
 	uint64_t wait_since;              /* ... and when a task last began waiting with none before:
 	                                     the lockup watchdog measures from the later of the two */
 };
+
+/* The fields of struct rq that other CPUs peek at (see there). */
+#define rq_set(rq, field, value) __atomic_store_n(&(rq)->field, (value), __ATOMIC_RELAXED)
+#define rq_peek(rq, field) __atomic_load_n(&(rq)->field, __ATOMIC_RELAXED)
 
 /* flags for enqueue_task and dequeue_task */
 enum {
@@ -65,8 +82,10 @@ enum {
 };
 
 /*
- * A scheduling class: the seed's method list. Every method is called with
- * rq->lock held.
+ * A scheduling class: the seed's method list. Every method but init_rq is
+ * called with rq->lock held: the core takes the lock in the function that
+ * calls the method, or asserts it is held (assert_held) where its caller
+ * took it.
  */
 struct sched_class {
 	const struct sched_class *next;   /* the next class down in priority */
@@ -109,6 +128,13 @@ struct sched_class {
 	 * fair task to be preempted first. NULL if the class needs no such tick.
 	 */
 	void (*rq_tick)(struct rq *rq);
+
+	/*
+	 * Added to the seed's list, so that the core knows no class's part of
+	 * a runqueue: set up this class's part of a new, empty runqueue (before
+	 * anyone can use it: no lock). NULL if the class keeps nothing there.
+	 */
+	void (*init_rq)(struct rq *rq);
 };
 
 extern const struct sched_class rt_sched_class, fair_sched_class, idle_sched_class;

@@ -39,12 +39,22 @@ enum task_state {
 
 typedef uint64_t cpumask_t;   /* bit n = CPU n; leftmost supports up to 64 CPUs */
 
+/*
+ * Who writes what, in struct task and its parts: everything scheduling is
+ * written only under the task's runqueue lock (task_rq_lock()), except
+ * where a comment says otherwise. Before a task is started, its creator
+ * sets it up alone. A few fields are read without any common lock, by other
+ * CPUs or the task itself: those are accessed atomically, through the
+ * functions below the struct.
+ */
+
 /* The fair class's part of a task. */
 struct sched_entity {
 	struct rb_node run_node;          /* in the runqueue's timeline while queued and not running */
 	uint64_t vruntime;                /* the timeline key: virtual runtime, ns weighted by nice */
 	uint64_t exec_start;              /* rq clock when its current accounting period started */
-	uint64_t sum_exec_runtime;        /* ns of CPU it has had, in all */
+	uint64_t sum_exec_runtime;        /* ns of CPU it has had, in all (task_sched_runtime() adds
+	                                     the stretch not yet charged) */
 	uint64_t prev_sum_exec_runtime;   /* sum_exec_runtime when it was last picked */
 	uint32_t weight;                  /* from the nice level: 1024 at nice 0 */
 	uint32_t inv_weight;              /* 2^32 / weight, to divide by multiplying */
@@ -72,14 +82,16 @@ struct sched_statistics {
 
 struct task {
 	/* The arch context switch saves everything else on the task's stack. */
-	uint64_t saved_rsp;
-	void *kstack_top;
+	uint64_t saved_rsp;               /* only the context switch */
+	void *kstack_top;                 /* set once, before the task runs */
 
-	int pid;
-	char name[TASK_NAME_LEN];
-	volatile int state;               /* enum task_state */
+	int pid;                          /* set once, before the task runs */
+	char name[TASK_NAME_LEN];         /* set once, before the task runs */
+	int state;                        /* enum task_state: by the task itself (going to sleep, exiting)
+	                                     and by its waker under its runqueue lock; atomic:
+	                                     task_state(), set_task_state() */
 
-	/* Scheduling. Changed only with the task's runqueue lock held. */
+	/* Scheduling: under the task's runqueue lock. */
 	const struct sched_class *sched_class;
 	int policy;
 	int nice;                         /* -20..19 */
@@ -87,34 +99,81 @@ struct task {
 	int rt_priority;                  /* 1..99 for SCHED_FIFO/RR, else 0 */
 	int prio;                         /* effective: 99 - rt_priority for RT, else static_prio */
 	cpumask_t cpus_allowed;
-	int cpu;                          /* the runqueue it belongs to */
+	int cpu;                          /* the runqueue it belongs to: changed holding that runqueue's
+	                                     lock; atomic, as task_rq_lock() reads it to find the lock:
+	                                     task_cpu(), set_task_cpu() */
 	bool on_rq;                       /* queued in its class (running counts) */
 	bool in_transit;                  /* left its runqueue while running (affinity, push_to): to be
 	                                     queued on an allowed CPU once its stack is free */
 	cpumask_t push_to;                /* the balancer wants this running task on that CPU (one
 	                                     bit; 0: no): it goes there at its next switch */
-	volatile bool on_cpu;             /* executing now: its stack is in use */
+	bool on_cpu;                      /* executing now, its stack in use: set by the CPU switching to
+	                                     it, cleared by the same CPU once it has left; atomic:
+	                                     task_on_cpu() */
 	struct sched_entity se;
 	struct sched_rt_entity rt;
 	struct sched_statistics stats;
 
 	/* Preemption: a task may be switched out only when its count is 0. */
-	int preempt_count;
-	volatile bool need_resched;
-	volatile bool polling;            /* an idle task watching need_resched: no IPI needed */
+	int preempt_count;                /* only the task itself */
+	bool need_resched;                /* set under its runqueue lock by whoever wants it to switch,
+	                                     cleared by schedule(), read by its CPU at any time; atomic:
+	                                     task_need_resched(), set_task_need_resched() */
+	bool polling;                     /* an idle task watching need_resched (no IPI needed): only the
+	                                     idle task itself; atomic, read by CPUs that wake it */
 
 	/* Life cycle (kernel/task.c). */
-	void (*entry)(void *arg);
-	void *arg;
-	int exit_code;
-	bool joinable;                    /* someone will join(); else reaped on exit */
-	volatile bool finished;           /* exited and switched away for good: its stack is free */
-	int refcount;                     /* the task is freed when this drops to 0 */
-	struct list_node all_tasks;       /* in the list of every task */
-	struct list_node wait_node;       /* in a wait queue while blocked on it */
-	struct timer *wake_timer;         /* the timer that will wake it, while it sleeps on one */
+	void (*entry)(void *arg);         /* set once, before the task runs */
+	void *arg;                        /* set once, before the task runs */
+	int exit_code;                    /* only the task itself, as it exits */
+	bool joinable;                    /* someone will join(); else reaped on exit: under exited.lock */
+	bool finished;                    /* exited and switched away for good, its stack free: under
+	                                     exited.lock; atomic, as a joiner waits for it without it */
+	int refcount;                     /* the task is freed when this drops to 0: under the task list lock */
+	struct list_node all_tasks;       /* in the list of every task: under the task list lock */
+	struct list_node wait_node;       /* in a wait queue while blocked on it: under that queue's lock */
+	struct timer *wake_timer;         /* the timer that will wake it, while it sleeps on one: only the
+	                                     task itself */
 	struct wait_queue exited;         /* join() sleeps here */
 };
+
+/* The fields read without the lock they are written under (if any): written
+ * only through these, atomically, and read through them wherever that lock
+ * is not held. Relaxed: the locks taken around them order everything else. */
+static inline int task_state(const struct task *p)
+{
+	return __atomic_load_n(&p->state, __ATOMIC_RELAXED);
+}
+
+static inline void set_task_state(struct task *p, int state)
+{
+	__atomic_store_n(&p->state, state, __ATOMIC_RELAXED);
+}
+
+static inline int task_cpu(const struct task *p)
+{
+	return __atomic_load_n(&p->cpu, __ATOMIC_RELAXED);
+}
+
+static inline void set_task_cpu(struct task *p, int cpu)
+{
+	__atomic_store_n(&p->cpu, cpu, __ATOMIC_RELAXED);
+}
+
+static inline bool task_on_cpu(const struct task *p)
+{
+	return __atomic_load_n(&p->on_cpu, __ATOMIC_RELAXED);
+}
+
+static inline bool task_need_resched(const struct task *p)
+{
+	return __atomic_load_n(&p->need_resched, __ATOMIC_RELAXED);
+}
+
+static inline void set_task_need_resched(struct task *p, bool need)
+{
+	__atomic_store_n(&p->need_resched, need, __ATOMIC_RELAXED);
+}
 
 static inline bool task_has_rt_policy(const struct task *p)
 {

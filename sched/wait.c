@@ -4,7 +4,8 @@
  * lost.
  */
 #include "sched/wait.h"
-#include "sched/core.h"
+#include "sched/api.h"
+#include "sched/platform.h"
 #include "kernel/timer.h"
 
 void wait_queue_init(struct wait_queue *wq, const char *name)
@@ -17,7 +18,7 @@ uint64_t wait_prepare(struct wait_queue *wq)
 {
 	struct task *me = sched_current();
 	uint64_t flags = spin_lock_irqsave(&wq->lock);
-	me->state = TASK_SLEEPING;
+	set_task_state(me, TASK_SLEEPING);
 	list_add_tail(&wq->waiters, &me->wait_node);
 	return flags;
 }
@@ -26,7 +27,7 @@ void wait_cancel(struct wait_queue *wq, uint64_t flags)
 {
 	struct task *me = sched_current();
 	list_remove(&me->wait_node);
-	me->state = TASK_RUNNING;
+	set_task_state(me, TASK_RUNNING);
 	spin_unlock_irqrestore(&wq->lock, flags);
 }
 
@@ -41,9 +42,10 @@ void wait_sleep(struct wait_queue *wq, uint64_t flags)
 	spin_unlock_irqrestore(&wq->lock, flags);
 }
 
-/* Wake up to nr waiters, oldest first; wq->lock held. */
+/* Wake up to nr waiters, oldest first. */
 int wake_up_locked(struct wait_queue *wq, int nr)
 {
+	assert_held(&wq->lock);
 	int woken = 0;
 	while (woken < nr && !list_empty(&wq->waiters)) {
 		struct task *p = list_first_entry(&wq->waiters, struct task, wait_node);
@@ -172,13 +174,13 @@ void sleep_ns(uint64_t ns)
 		/* Sleeping before arming: a timer that fires at once still wakes us.
 		 * Preempted in between, we stay queued (sched/core.c), so the
 		 * moment with neither a queue nor a timer is never a lost one. */
-		s.task->state = TASK_SLEEPING;
+		set_task_state(s.task, TASK_SLEEPING);
 		timer_start(&s.timer, deadline - early);
 		schedule();
 		timer_cancel(&s.timer);       /* also waits out a callback running elsewhere */
 	}
 	s.task->wake_timer = NULL;
-	s.task->state = TASK_RUNNING;
+	set_task_state(s.task, TASK_RUNNING);
 	while (sched_clock() < deadline)
 		sched_cpu_relax();
 }

@@ -1,9 +1,9 @@
-# Host unit tests for lib/: `make host-test` (from the top-level Makefile)
+# Host unit tests for lib/ and sched/: `make host-test` (from the top-level Makefile)
 # or `make -f tests/host.mk host-test`. Override the compiler with HOSTCC=.
 #
-# The four lib/ sources and tests/{main,test_*}.c are linked into one
-# sanitized binary (a crash or hang fails only its own test), whose
-# last line is the total "N passed, N failed".
+# HOST_LIB_SRCS, the scheduler (HOST_SCHED_SRCS) and the tests
+# (HOST_TEST_SRCS) are linked into one sanitized binary (a crash or hang
+# fails only its own test), whose last line is the total "N passed, N failed".
 #
 # Name clashes: lib/ defines memcpy, snprintf, ... like the host libc does.
 # The lib objects are compiled from the unchanged sources with

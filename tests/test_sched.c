@@ -21,7 +21,7 @@ static void expect_consistent(int ncpus)
 {
 	char why[160];
 	for (int cpu = 0; cpu < ncpus; cpu++) {
-		if (!sched_check_rq(sim_rq(cpu), why, sizeof(why)))
+		if (!sched_check_cpu(cpu, why, sizeof(why)))
 			test_fail(__FILE__, __LINE__, "cpu%d: %s", cpu, why);
 	}
 }
@@ -153,13 +153,15 @@ static bool wakeup_preempts(int policy, int64_t behind)
 	sim_set_policy(w, policy, 0, 0);
 	struct rq *rq = sim_rq(0);
 	sim_on_cpu(0);
+	spin_lock(&rq->lock);
 	update_rq_clock(rq);
-	w->task.state = TASK_RUNNING;
+	set_task_state(&w->task, TASK_RUNNING);
 	activate_task(rq, &w->task, 0);
 	w->task.se.vruntime = hog->task.se.vruntime - (uint64_t)behind;   /* alone in the tree: still valid */
-	hog->task.need_resched = false;
+	set_task_need_resched(&hog->task, false);
 	check_preempt_curr(rq, &w->task);
-	return hog->task.need_resched;
+	spin_unlock(&rq->lock);
+	return task_need_resched(&hog->task);
 }
 
 TEST(sched_wakeup_preempts_only_beyond_granularity)
@@ -201,10 +203,10 @@ TEST(sched_long_sleep_buys_bounded_credit)
 	 * hog: had the sleep bought it a monopoly, the hog would have starved. */
 	uint64_t hog_before = sim_runtime(hog);
 	uint64_t t0 = sim_now();
-	while (s->task.state != TASK_RUNNING)
+	while (task_state(&s->task) != TASK_RUNNING)
 		sim_run(SIM_MS);
 	uint64_t woke = sim_now();
-	while (s->burst_left > 0 && s->task.state == TASK_RUNNING && sim_now() < woke + 5 * SIM_S)
+	while (s->burst_left > 0 && task_state(&s->task) == TASK_RUNNING && sim_now() < woke + 5 * SIM_S)
 		sim_run(SIM_MS);
 	uint64_t hog_got = sim_runtime(hog) - hog_before - (woke - t0);
 	int64_t credit_ms = 2 * sim_sysctl_get("sched_granularity_ns") / (int64_t)SIM_MS;
@@ -223,7 +225,7 @@ TEST(sched_tree_stays_valid_through_a_million_operations)
 	for (int i = 0; i < N; i++) {
 		t[i] = sim_task("t", 0, 0);
 		sched_change_task(&t[i]->task, SCHED_NORMAL, 0, i % 40 - 20);
-		t[i]->task.cpu = 0;
+		set_task_cpu(&t[i]->task, 0);
 	}
 	uint64_t rnd = 88172645463325252ULL;
 	char why[160];
@@ -233,6 +235,7 @@ TEST(sched_tree_stays_valid_through_a_million_operations)
 		rnd ^= rnd << 17;
 		int i = (int)(rnd % N);
 		struct task *p = &t[i]->task;
+		spin_lock(&rq->lock);
 		rq->clock += rnd % 1000;
 		switch (rnd >> 32 & 3) {
 		case 0: case 1:                       /* enqueue or dequeue */
@@ -245,25 +248,26 @@ TEST(sched_tree_stays_valid_through_a_million_operations)
 		case 2: {                             /* run the leftmost a little */
 			struct task *next = fair_sched_class.pick_next_task(rq);
 			if (next) {
-				rq->curr = next;
+				rq_set(rq, curr, next);
 				rq->clock += rnd % 3000000;
 				fair_sched_class.put_prev_task(rq, next);
-				rq->curr = rq->idle;
+				rq_set(rq, curr, rq->idle);
 			}
 			break;
 		}
 		case 3: {                             /* requeue (yield) a task as if it ran */
 			struct task *next = fair_sched_class.pick_next_task(rq);
 			if (next) {
-				rq->curr = next;
+				rq_set(rq, curr, next);
 				fair_sched_class.requeue_task(rq, next);
 				fair_sched_class.put_prev_task(rq, next);
-				rq->curr = rq->idle;
+				rq_set(rq, curr, rq->idle);
 			}
 			break;
 		}
 		}
-		if (!sched_check_rq(rq, why, sizeof(why)))
+		spin_unlock(&rq->lock);
+		if (!sched_check_cpu(0, why, sizeof(why)))
 			test_fail(__FILE__, __LINE__, "after operation %d: %s", op, why);
 	}
 }
@@ -473,6 +477,16 @@ TEST(sched_max_hog_history_bounds_a_hogs_lead)
 	EXPECT(limited >= 18 * SIM_MS && limited <= 22 * SIM_MS);
 }
 
+/* What p is owed on cpu's runqueue, read under its lock. */
+static int64_t wait_runtime_on(int cpu, struct task *p)
+{
+	struct rq *rq = sim_rq(cpu);
+	spin_lock(&rq->lock);
+	int64_t owed = fair_wait_runtime(rq, p);
+	spin_unlock(&rq->lock);
+	return owed;
+}
+
 /* A task moved to another CPU keeps what it is owed: its key is re-expressed
  * relative to the destination's fair clock. */
 TEST(sched_migration_keeps_wait_runtime)
@@ -488,11 +502,11 @@ TEST(sched_migration_keeps_wait_runtime)
 	sim_run_through_tick(0);                /* cpu0's fair clock is current */
 	/* A waiting task (not the running one), and what it is owed on cpu0. */
 	struct task *mover = sim_rq(0)->curr == &h[0]->task ? &h[1]->task : &h[0]->task;
-	int64_t owed = fair_wait_runtime(sim_rq(0), mover);
 	sim_on_cpu(0);
+	int64_t owed = wait_runtime_on(0, mover);
 	EXPECT_EQ_INT(sched_setaffinity(mover->pid, 2), 0);
 	EXPECT_EQ_INT(mover->cpu, 1);
-	int64_t owed_there = fair_wait_runtime(sim_rq(1), mover);
+	int64_t owed_there = wait_runtime_on(1, mover);
 	if (owed_there != owed)
 		test_fail(__FILE__, __LINE__, "owed %lld ns on cpu0, %lld ns on cpu1", (long long)owed,
 			  (long long)owed_there);

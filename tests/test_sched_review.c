@@ -23,7 +23,7 @@ TEST(sched_a_task_preempted_before_arming_its_wakeup_is_not_lost)
 	EXPECT_EQ_PTR(sim_rq(1)->curr, &t->task);
 
 	sim_on_cpu(1);
-	t->task.state = TASK_SLEEPING;                  /* sleep_ns(): marked, not yet armed */
+	set_task_state(&t->task, TASK_SLEEPING);        /* sleep_ns(): marked, not yet armed */
 	sim_on_cpu(0);
 	EXPECT_EQ_INT(sched_setaffinity(t->task.pid, 1), 0);   /* cpu0 only: cpu1 must let it go */
 	sim_on_cpu(1);
@@ -46,7 +46,7 @@ TEST(sched_a_task_preempted_while_exiting_still_runs_its_last_switch)
 	sim_start(t, 1);
 	sim_run(10 * SIM_MS);
 	sim_on_cpu(1);
-	t->task.state = TASK_DEAD;
+	set_task_state(&t->task, TASK_DEAD);
 	sim_on_cpu(0);
 	EXPECT_EQ_INT(sched_setaffinity(t->task.pid, 1), 0);
 	sim_on_cpu(1);
@@ -70,7 +70,9 @@ TEST(sched_lockup_clock_starts_when_a_task_starts_waiting)
 	sim_start(b, 0);
 	EXPECT_EQ_INT(rq_nr_waiting(sim_rq(1)), 2);    /* the idle task runs; both wait */
 	sim_on_cpu(1);
+	uint64_t flags = sched_irq_save();              /* as the tick's interrupt */
 	scheduler_tick();                               /* sched_bug() here was the false lockup */
+	sched_irq_restore(flags);
 	sim_run(10 * SIM_MS);
 	EXPECT_EQ_INT(rq_nr_waiting(sim_rq(1)), 1);    /* one runs, one waits */
 }
@@ -88,7 +90,7 @@ TEST(sched_a_wakeup_that_preempts_the_waker_switches_at_once)
 	sim_start(rt, 1);
 	sim_run(5 * SIM_MS);                            /* rt ran on cpu1 and sleeps there */
 	EXPECT_EQ_INT(rt->task.cpu, 1);
-	EXPECT_EQ_INT(rt->task.state, TASK_SLEEPING);
+	EXPECT_EQ_INT(task_state(&rt->task), TASK_SLEEPING);
 	sim_on_cpu(0);
 	EXPECT_EQ_INT(sched_setaffinity(rt->task.pid, 1), 0);   /* cpu0 only, from now on */
 
@@ -247,12 +249,15 @@ TEST(sched_an_idle_cpu_that_missed_its_wakeup_is_told_again)
 	sim_start(hog, 0);
 	sim_run(10 * SIM_MS);
 	sim_set_affinity(t, 2);
-	t->task.cpu = 1;
-	t->task.sched_class->task_init(sim_rq(1), &t->task);
-	t->task.state = TASK_RUNNING;
+	set_task_cpu(&t->task, 1);
+	set_task_state(&t->task, TASK_RUNNING);
 	sim_on_cpu(1);
-	activate_task(sim_rq(1), &t->task, 0);        /* queued, but nobody told cpu1 */
-	EXPECT(!sim_rq(1)->idle->need_resched);
+	struct rq *rq = sim_rq(1);
+	spin_lock(&rq->lock);
+	t->task.sched_class->task_init(rq, &t->task);
+	activate_task(rq, &t->task, 0);                 /* queued, but nobody told cpu1 */
+	spin_unlock(&rq->lock);
+	EXPECT(!task_need_resched(rq->idle));
 	sim_run(50 * SIM_MS);
 	EXPECT_EQ_PTR(sim_rq(1)->curr, &t->task);
 }

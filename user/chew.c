@@ -27,7 +27,7 @@
  * of chew.c, ../shared/reference/scheduler-facts.md §6), reporting averages
  * and maxima over the whole run instead of a line per gap.
  */
-#include "user/workload.h"
+#include "kernel/programs.h"
 #include "user/common.h"
 #include "kernel/task.h"
 #include "kernel/kmalloc.h"

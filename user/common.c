@@ -6,7 +6,6 @@
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
 #include "sched/api.h"
-#include "sched/core.h"
 #include "sched/wait.h"
 #include "arch/x86_64/time.h"
 #include "lib/printf.h"
@@ -76,14 +75,14 @@ void crew_runtimes(const struct crew *c, uint64_t *out)
 	/* The scheduler's own accounting: what each task was charged, whatever
 	 * the host did to the virtual CPU meanwhile. */
 	for (int i = 0; i < c->n; i++)
-		out[i] = c->workers[i].task->se.sum_exec_runtime;
+		out[i] = task_sched_runtime(c->workers[i].task);
 }
 
 uint64_t crew_total_runtime(const struct crew *c)
 {
 	uint64_t total = 0;
 	for (int i = 0; i < c->n; i++)
-		total += c->workers[i].task->se.sum_exec_runtime;
+		total += task_sched_runtime(c->workers[i].task);
 	return total;
 }
 
@@ -174,24 +173,11 @@ int64_t repeat_timed(int (*op)(void *arg), void *arg, int64_t warmup, int64_t co
 
 /* --- CPU time and the latency probe --------------------------------------- */
 
-uint64_t task_runtime_ns(struct task *p)
-{
-	/* The scheduler charges the running task at ticks and switches; under its
-	 * runqueue's lock nothing moves while we add the uncharged rest. */
-	uint64_t flags;
-	struct rq *rq = task_rq_lock(p, &flags);
-	uint64_t runtime = p->se.sum_exec_runtime, now = clock_ns();
-	if (rq->curr == p && now > p->se.exec_start)
-		runtime += now - p->se.exec_start;
-	task_rq_unlock(rq, flags);
-	return runtime;
-}
-
 void burn_cpu_ns(uint64_t ns)
 {
 	struct task *me = current_task();
-	uint64_t end = task_runtime_ns(me) + ns;
-	while (task_runtime_ns(me) < end)
+	uint64_t end = task_sched_runtime(me) + ns;
+	while (task_sched_runtime(me) < end)
 		for (volatile int i = 0; i < 200; i++)   /* a few us between the locked reads */
 			;
 }

@@ -14,10 +14,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "sched/task.h"
+#include "lib/time_units.h"
 
-#define NS_PER_US 1000ULL
-#define NS_PER_MS 1000000ULL
-#define PPB       1000000000ULL       /* fractions are computed in parts per billion */
+#define PPB 1000000000ULL       /* fractions are computed in parts per billion */
 
 /* A counter alone on its cache line: workers on different CPUs that each
  * bump their own do not slow each other down (false sharing). */
@@ -71,9 +70,6 @@ void sleep_until(uint64_t deadline);         /* an absolute clock_ns() time */
  * deadlines it missed instead of bunching up behind them. */
 uint64_t sleep_period(uint64_t *deadline, uint64_t period);
 
-/* CPU time: what the scheduler has charged p so far, the stretch it is
- * running now included. */
-uint64_t task_runtime_ns(struct task *p);
 /* Compute until the calling task has had ns more of CPU time: time spent
  * preempted does not count, so "work" is the same on a busy CPU. */
 void burn_cpu_ns(uint64_t ns);

@@ -12,7 +12,7 @@
  * Nice levels split a CPU by their weights (1024 : 1024 : 335 : 3121), and
  * the interactive and RT tasks keep low latency next to the hogs.
  */
-#include "user/demo.h"
+#include "kernel/programs.h"
 #include "kernel/task.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
@@ -23,8 +23,8 @@
 #include "arch/x86_64/cpu.h"
 #include "lib/string.h"
 #include "lib/printf.h"
+#include "lib/time_units.h"
 
-#define MS 1000000ULL
 #define MAX_DEMO_TASKS 64
 
 static char demo_name[16] = "cfs";
@@ -71,8 +71,8 @@ static void sleeper(struct demo_task *d, uint64_t period, uint64_t work)
 	}
 }
 
-static void interactive(void *arg) { sleeper(arg, 10 * MS, 1 * MS); }
-static void periodic_rt(void *arg) { sleeper(arg, 20 * MS, MS / 2); }
+static void interactive(void *arg) { sleeper(arg, 10 * NS_PER_MS, 1 * NS_PER_MS); }
+static void periodic_rt(void *arg) { sleeper(arg, 20 * NS_PER_MS, NS_PER_MS / 2); }
 
 static void add(const char *name, enum kind kind, int cpu, int nice)
 {
@@ -131,17 +131,18 @@ static void print_table(uint64_t interval)
 	for (int i = 0; i < ntasks; i++) {
 		struct demo_task *d = &tasks[i];
 		struct task *p = d->task;
-		uint64_t runtime = p->se.sum_exec_runtime, delta = runtime - d->last_runtime;
+		uint64_t runtime = task_sched_runtime(p), delta = runtime - d->last_runtime;
 		d->last_runtime = runtime;
 		uint64_t permille = delta * 1000 / interval;
 		char policy[16], late[40] = "-";
 		if (d->kind != HOG && d->wakeups)
-			snprintf(late, sizeof(late), "%llu / %llu", (unsigned long long)(d->late_sum / d->wakeups / 1000),
-				 (unsigned long long)(d->late_max / 1000));
+			snprintf(late, sizeof(late), "%llu / %llu",
+				 (unsigned long long)(d->late_sum / d->wakeups / NS_PER_US),
+				 (unsigned long long)(d->late_max / NS_PER_US));
 		pr_info("%5d %-15s %3d %-8s %3llu.%llu %9llu.%03llu  %s", p->pid, p->name, p->cpu,
 			policy_text(p, policy, sizeof(policy)), (unsigned long long)permille / 10,
-			(unsigned long long)permille % 10, (unsigned long long)(runtime / 1000000000),
-			(unsigned long long)(runtime / 1000000 % 1000), late);
+			(unsigned long long)permille % 10, (unsigned long long)(runtime / NS_PER_S),
+			(unsigned long long)(runtime / NS_PER_MS % 1000), late);
 		d->late_sum = d->wakeups = d->late_max = 0;
 	}
 }
@@ -169,7 +170,7 @@ void demo_run(void)
 	sched_setscheduler(0, SCHED_FIFO, &param);
 	uint64_t last = clock_ns();
 	for (;;) {
-		sleep_ns(1000 * MS);
+		sleep_ns(NS_PER_S);
 		uint64_t now = clock_ns();
 		print_table(now - last);
 		last = now;

@@ -27,12 +27,11 @@
  * As ../shared/peer/workloads/fairness.c, but the hogs are kernel tasks. At
  * most 16 hogs, so the two lists fit in one log line.
  */
-#include "user/workload.h"
+#include "kernel/programs.h"
 #include "user/common.h"
 #include "kernel/printk.h"
 #include "kernel/percpu.h"
 #include "sched/api.h"
-#include "sched/sched.h"          /* sched_prio_to_weight */
 
 #define MAX_HOGS 16
 
@@ -60,7 +59,7 @@ static int run_fairness(const int64_t *v)
 		int nice = i == hogs - 1 ? (int)v[NICE_LAST] : 0;
 		pin_task(crew.workers[i].task, cpu);
 		set_user_nice(crew.workers[i].task, nice);
-		weight[i] = sched_prio_to_weight[nice + 20];
+		weight[i] = sched_nice_to_weight(nice);
 		total_weight += weight[i];
 	}
 	/* Watch from another CPU, so our own wake-ups do not disturb the hogs. */

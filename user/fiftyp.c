@@ -38,7 +38,7 @@
  * Written from the description of the 2007 fiftyp.c in
  * ../shared/reference/scheduler-facts.md §6; its source is lost.
  */
-#include "user/workload.h"
+#include "kernel/programs.h"
 #include "user/common.h"
 #include "kernel/printk.h"
 #include "kernel/percpu.h"

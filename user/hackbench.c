@@ -23,7 +23,7 @@
  * are kernel tasks, the connections channels (via=channel), and the time is
  * in ms. groups x fds x 2 tasks, at most 3000: each needs a kernel stack.
  */
-#include "user/workload.h"
+#include "kernel/programs.h"
 #include "user/common.h"
 #include "user/channel.h"
 #include "kernel/kmalloc.h"

@@ -25,7 +25,7 @@
  *
  * As ../shared/peer/workloads/massive_intr.c, with kernel tasks.
  */
-#include "user/workload.h"
+#include "kernel/programs.h"
 #include "user/common.h"
 #include "kernel/kmalloc.h"
 #include "kernel/printk.h"

@@ -21,7 +21,7 @@
  * two processes; leftmost has no pipes, so the token goes through two wait
  * queues (via=waitqueue): the same two wake-ups without the system calls.
  */
-#include "user/workload.h"
+#include "kernel/programs.h"
 #include "user/common.h"
 #include "kernel/task.h"
 #include "kernel/printk.h"

@@ -32,7 +32,7 @@
  * §6) passed the token through pipes; here it goes through wait queues.
  * With cpu=-1 the fair share assumes the hogs and the ring fill all CPUs.
  */
-#include "user/workload.h"
+#include "kernel/programs.h"
 #include "user/common.h"
 #include "kernel/kmalloc.h"
 #include "kernel/printk.h"
@@ -147,7 +147,7 @@ static int run_ring_test(const int64_t *v)
 	result_begin(&r, "ring_test");
 	result_add(&r, "cpu=%d tasks=%d hogs=%d work_us=%lld ms=%lld hops=%llu", cpu, tasks, hogs,
 		   (long long)v[WORK_US], (long long)v[MS], (unsigned long long)hops);
-	result_fixed(&r, "hops_per_s", mul_div(hops, 1000000000, interval), 0);
+	result_fixed(&r, "hops_per_s", mul_div(hops, NS_PER_S, interval), 0);
 	result_fixed(&r, "ring_share", div_round(mul_div(ring_time, PPB, interval), PPB / 10000), 4);
 	if (hogs > 0) {
 		result_fixed(&r, "hog_share", div_round(hog_share, PPB / 10000), 4);

@@ -6,8 +6,8 @@
  * (dequeue) walks one path of the tree, O(log n), while finding the next
  * task is one load. This measures that on the class itself: for N = 10,
  * 100, 1000 and 10000 it files N dummy tasks on a private runqueue and times,
- * in TSC cycles, through the struct sched_class methods as the core calls
- * them. The N tasks stand as N hogs do: spread evenly over one turn (2 ms,
+ * in TSC cycles, the struct sched_class methods as the core calls them
+ * (sched_cost_sample(), sched/cost.c). The N tasks stand as N hogs do: spread evenly over one turn (2 ms,
  * the default granularity) of the timeline, in the order they will run.
  *
  *     enqueue   enqueue_task of one more task, at a random place within that
@@ -45,14 +45,14 @@
  * a thousand times more tasks; filing tasks grows as log n. There is no
  * Linux program to compare with.
  */
-#include "user/workload.h"
+#include "kernel/programs.h"
 #include "user/common.h"
 #include "kernel/task.h"
 #include "kernel/kmalloc.h"
 #include "kernel/printk.h"
 #include "kernel/percpu.h"
-#include "sched/core.h"
 #include "sched/api.h"
+#include "sched/debug.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/time.h"
 #include "lib/sort.h"
@@ -70,11 +70,10 @@ static const struct workload_param schedcost_params[] = {
 
 enum { PICK, PUT, ENQUEUE, DEQUEUE, FIGURES };
 
-/* One N: its runqueue, private (no CPU's), and N + 1 dummies, the last one
- * to enqueue and dequeue. */
+/* One N: its private runqueue and dummies (sched_cost_init()). */
 struct level {
-	struct rq *rq;
-	struct task *tasks;
+	void *mem;
+	struct sched_cost *cost;
 	int n;
 	uint64_t *samples[FIGURES];
 };
@@ -95,41 +94,19 @@ static uint64_t random_place(struct bench *b)
 	return b->seed % CHARGE_NS;
 }
 
-/* A nice-0 fair task as the core sets one up, off the queue: its vruntime
- * (place) is relative to the fair clock, as the class expects of a task
- * that is enqueued. */
-static void dummy_init(struct rq *rq, struct task *p, uint64_t place)
-{
-	p->policy = SCHED_NORMAL;
-	p->static_prio = p->prio = NICE_TO_PRIO(0);
-	p->cpu = rq->cpu;
-	p->state = TASK_RUNNING;
-	p->sched_class = &fair_sched_class;
-	p->sched_class->task_init(rq, p);
-	p->se.vruntime = place;
-}
-
 /* 0, or -1 if out of memory. The N tasks are spread evenly over one turn. */
 static int level_init(struct level *l, int n, int64_t reps)
 {
 	l->n = n;
-	l->rq = kmalloc(sizeof(*l->rq));
-	l->tasks = kzalloc((size_t)(n + 1) * sizeof(struct task));
-	bool ok = l->rq && l->tasks;
+	l->mem = kmalloc(sched_cost_size(n));
+	bool ok = l->mem;
 	for (int f = 0; f < FIGURES; f++) {
 		l->samples[f] = kmalloc((size_t)reps * sizeof(uint64_t));
 		ok = ok && l->samples[f];
 	}
 	if (!ok)
 		return -1;
-	rq_init(l->rq, current_task()->cpu);
-	update_rq_clock(l->rq);
-	uint64_t flags = spin_lock_irqsave(&l->rq->lock);
-	for (int i = 0; i <= n; i++)
-		dummy_init(l->rq, &l->tasks[i], (uint64_t)i * CHARGE_NS / (uint64_t)n);
-	for (int i = 0; i < n; i++)
-		fair_sched_class.enqueue_task(l->rq, &l->tasks[i], 0);
-	spin_unlock_irqrestore(&l->rq->lock, flags);
+	l->cost = sched_cost_init(l->mem, n, CHARGE_NS);
 	return 0;
 }
 
@@ -137,8 +114,7 @@ static void level_free(struct level *l)
 {
 	for (int f = 0; f < FIGURES; f++)
 		kfree(l->samples[f]);
-	kfree(l->tasks);
-	kfree(l->rq);
+	kfree(l->mem);
 }
 
 static uint64_t minus_overhead(const struct bench *b, uint64_t cycles)
@@ -146,35 +122,20 @@ static uint64_t minus_overhead(const struct bench *b, uint64_t cycles)
 	return cycles > b->overhead ? cycles - b->overhead : 0;
 }
 
+static uint64_t tsc(void)
+{
+	return rdtsc();
+}
+
 /* Run i of each figure on l's tree as it stands. */
 static void time_one(struct bench *b, struct level *l, int64_t i)
 {
-	struct rq *rq = l->rq;
-	struct task *extra = &l->tasks[l->n];
-	const struct sched_class *fair = &fair_sched_class;
-	uint64_t flags = spin_lock_irqsave(&rq->lock);
-
-	extra->se.vruntime = random_place(b);
-	uint64_t t0 = rdtsc();
-	fair->enqueue_task(rq, extra, 0);
-	uint64_t t1 = rdtsc();
-	fair->dequeue_task(rq, extra, 0);
-	uint64_t t2 = rdtsc();
-	l->samples[ENQUEUE][i] = minus_overhead(b, t1 - t0);
-	l->samples[DEQUEUE][i] = minus_overhead(b, t2 - t1);
-
-	/* The decision: the charge between pick and put is the turn it ran. */
-	t0 = rdtsc();
-	struct task *p = fair->pick_next_task(rq);
-	t1 = rdtsc();
-	rq->clock += CHARGE_NS;
-	t2 = rdtsc();
-	fair->put_prev_task(rq, p);
-	uint64_t t3 = rdtsc();
-	l->samples[PICK][i] = minus_overhead(b, t1 - t0);
-	l->samples[PUT][i] = minus_overhead(b, t3 - t2);
-
-	spin_unlock_irqrestore(&rq->lock, flags);
+	struct sched_cost_sample s;
+	sched_cost_sample(l->cost, random_place(b), CHARGE_NS, tsc, &s);
+	l->samples[ENQUEUE][i] = minus_overhead(b, s.enqueue);
+	l->samples[DEQUEUE][i] = minus_overhead(b, s.dequeue);
+	l->samples[PICK][i] = minus_overhead(b, s.pick);
+	l->samples[PUT][i] = minus_overhead(b, s.put);
 }
 
 static uint64_t median(uint64_t *v, int64_t n)
@@ -289,7 +250,7 @@ static int run_schedcost(const int64_t *v)
 		result_fixed(&r, "ratio", ratio, 2);
 		result_add(&r, "tsc_overhead=%llu switch_cycles=%llu", (unsigned long long)b.overhead,
 			   (unsigned long long)cycles);
-		result_fixed(&r, "switch_ns", mul_div(cycles, 1000000000, tsc_hz()), 0);
+		result_fixed(&r, "switch_ns", mul_div(cycles, NS_PER_S, tsc_hz()), 0);
 		result_add(&r, "switches=%llu", (unsigned long long)switches);
 		result_print(&r);
 		ok = cycles > 0 ? 0 : -1;

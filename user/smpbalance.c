@@ -20,7 +20,7 @@
  * As ../shared/peer/workloads/smpbalance.c, but the hogs are kernel tasks;
  * at most 32, so the list fits in one log line.
  */
-#include "user/workload.h"
+#include "kernel/programs.h"
 #include "user/common.h"
 #include "kernel/printk.h"
 #include "arch/x86_64/time.h"

@@ -18,7 +18,7 @@
  * process; leftmost has no processes yet, so this times a kernel task
  * (via=kthread): no address space to copy, no system calls.
  */
-#include "user/workload.h"
+#include "kernel/programs.h"
 #include "user/common.h"
 #include "kernel/task.h"
 #include "kernel/printk.h"

@@ -32,11 +32,12 @@
  * near 8 s. Written from the description of the 2007 thud.c in
  * ../shared/reference/scheduler-facts.md §6; its source is lost.
  */
-#include "user/workload.h"
+#include "kernel/programs.h"
 #include "user/common.h"
 #include "kernel/kmalloc.h"
 #include "kernel/printk.h"
 #include "kernel/percpu.h"
+#include "sched/api.h"
 #include "arch/x86_64/time.h"
 
 enum { CHILDREN, HOGS, SLEEP_MS, BURN_MS, ROUNDS, CPU, PROBE_US };
@@ -69,7 +70,7 @@ static void child_body(struct worker *w)
 		while (clock_ns() < burst + s->burn)
 			;
 	}
-	s->runtime[w - w->crew->workers] = task_runtime_ns(w->task);
+	s->runtime[w - w->crew->workers] = task_sched_runtime(w->task);
 }
 
 static int run_thud(const int64_t *v)

@@ -34,7 +34,7 @@
  * timer slack set to 1 ns), with the sleeper and the hogs as kernel tasks.
  * At most 20000 samples: the percentiles come from an insertion sort.
  */
-#include "user/workload.h"
+#include "kernel/programs.h"
 #include "user/common.h"
 #include "kernel/task.h"
 #include "kernel/kmalloc.h"

@@ -3,13 +3,6 @@
 #include <stdint.h>
 #include <stdbool.h>
 
-static inline void outb(uint16_t port, uint8_t v) { __asm__ volatile("outb %0, %1" : : "a"(v), "Nd"(port)); }
-static inline void outw(uint16_t port, uint16_t v) { __asm__ volatile("outw %0, %1" : : "a"(v), "Nd"(port)); }
-static inline void outl(uint16_t port, uint32_t v) { __asm__ volatile("outl %0, %1" : : "a"(v), "Nd"(port)); }
-static inline uint8_t inb(uint16_t port) { uint8_t v; __asm__ volatile("inb %1, %0" : "=a"(v) : "Nd"(port)); return v; }
-static inline uint16_t inw(uint16_t port) { uint16_t v; __asm__ volatile("inw %1, %0" : "=a"(v) : "Nd"(port)); return v; }
-static inline uint32_t inl(uint16_t port) { uint32_t v; __asm__ volatile("inl %1, %0" : "=a"(v) : "Nd"(port)); return v; }
-
 static inline uint64_t rdmsr(uint32_t msr)
 {
 	uint32_t lo, hi;
@@ -79,6 +72,25 @@ static inline void __attribute__((noreturn)) halt_forever(void)
 {
 	for (;;)
 		__asm__ volatile("cli; hlt");
+}
+
+/* Reset the machine the hard way: with an empty IDT the breakpoint cannot
+ * be delivered, nor can the faults that follow, and the triple fault resets. */
+static inline void __attribute__((noreturn)) triple_fault(void)
+{
+	struct { uint16_t limit; uint64_t base; } __attribute__((packed)) empty = { 0, 0 };
+	__asm__ volatile("lidt %0; int3" : : "m"(empty));
+	halt_forever();
+}
+
+/* Call fn on the stack whose top is given, leaving the current one for good. */
+static inline void __attribute__((noreturn)) run_on_stack(void *top, void (*fn)(void))
+{
+	__asm__ volatile("movq %0, %%rsp\n\t"
+			 "xorl %%ebp, %%ebp\n\t"
+			 "callq *%1"
+			 : : "r"(top), "r"(fn) : "memory");
+	__builtin_unreachable();
 }
 
 #define barrier() __asm__ volatile("" : : : "memory")

@@ -1,5 +1,5 @@
 #include "arch/x86_64/gdt.h"
-#include "kernel/percpu.h"
+#include "arch/x86_64/percpu.h"
 #include "lib/string.h"
 
 static uint64_t tss_descriptor_low(const struct tss *tss)
@@ -9,10 +9,8 @@ static uint64_t tss_descriptor_low(const struct tss *tss)
 	       | (((limit >> 16) & 0xf) << 48) | (((base >> 24) & 0xff) << 56);
 }
 
-void gdt_init_cpu(struct cpu *cpu, void *ist_stacks)
+void gdt_init_cpu(struct arch_cpu *a, void *ist_stacks)
 {
-	struct arch_cpu *a = &cpu->arch;
-
 	a->gdt[0] = 0;
 	a->gdt[1] = 0x00af9a000000ffffULL;   /* kernel code: present, DPL 0, long mode */
 	a->gdt[2] = 0x00cf92000000ffffULL;   /* kernel data */

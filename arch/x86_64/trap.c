@@ -7,14 +7,11 @@
 #include "arch/x86_64/trap.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/lapic.h"
-#include "kernel/percpu.h"
-#include "kernel/timer.h"
+#include "arch/x86_64/percpu.h"
+#include "arch/x86_64/hooks.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
-#include "kernel/vmm.h"
 #include "kernel/ktest.h"
-#include "sched/core.h"
-#include "sched/preempt.h"
 
 static irq_handler_fn irq_handlers[256];
 
@@ -45,7 +42,7 @@ static bool fixup_exception(struct trap_frame *f)
 	for (const struct extable_entry *e = __start_extable; e < __stop_extable; e++) {
 		if (e->fault_rip != f->rip)
 			continue;
-		struct fault_record *r = &this_cpu()->last_fault;
+		struct fault_record *r = &this_arch_cpu()->last_fault;
 		r->vector = f->vector;
 		r->error_code = f->error_code;
 		r->rip = f->rip;
@@ -80,14 +77,8 @@ static void __attribute__((noreturn)) fatal_exception(struct trap_frame *f)
 static void handle_exception(struct trap_frame *f)
 {
 	if (f->vector == VEC_NMI) {
-		/* The panicking CPU stops the others with an NMI, and tells
-		 * where each one was. */
-		if (panic_cpu >= 0) {
-			this_cpu()->stopped_isr = lapic_highest_vector(true);
-			this_cpu()->stopped_irr = lapic_highest_vector(false);
-			this_cpu()->stopped_at = f;
-			halt_forever();
-		}
+		if (panic_cpu >= 0)
+			panic_nmi_stop(f);  /* the panicking CPU stops the others with an NMI */
 		pr_warn("NMI received (no reason known): ignored");
 		return;
 	}
@@ -102,7 +93,7 @@ void trap_dispatch(struct trap_frame *f)
 		handle_exception(f);
 		return;
 	}
-	tick_restart();                  /* whatever woke an idle CPU, its tick runs again */
+	irq_enter();                     /* every interrupt, spurious ones too */
 	if (f->vector >= VEC_LEGACY_PIC && f->vector < VEC_LEGACY_PIC + 16)
 		return;                    /* spurious from the masked 8259: no EOI */
 	if (f->vector == VEC_SPURIOUS)
@@ -114,20 +105,17 @@ void trap_dispatch(struct trap_frame *f)
 	else
 		pr_warn("interrupt on unexpected vector 0x%llx: ignored", (unsigned long long)f->vector);
 	lapic_eoi();
-	/* Full preemption: on the way back to interrupted code that could have
-	 * been interrupted (IF was set), switch tasks if the scheduler asked to. */
-	if (f->rflags & RFLAGS_IF)
-		preempt_schedule_irq();
+	irq_exit(f->rflags & RFLAGS_IF);
 }
 
-/* Preemption off: the record is this CPU's, and we must stay on it. */
+/* Interrupts off: the record is this CPU's, and we must stay on it. */
 KTEST(exceptions, page_fault_is_caught_and_reported)
 {
-	preempt_disable();
-	uint64_t value = 0x1234, before = this_cpu()->last_fault.count;
+	uint64_t flags = irq_save();
+	uint64_t value = 0x1234, before = this_arch_cpu()->last_fault.count;
 	int err = safe_read_u64((void *)0x10, &value);
-	struct fault_record r_copy = this_cpu()->last_fault, *r = &r_copy;
-	preempt_enable();
+	struct fault_record r_copy = this_arch_cpu()->last_fault, *r = &r_copy;
+	irq_restore(flags);
 	KEXPECT_EQ(t, err, -14);                        /* -EFAULT */
 	KEXPECT_EQ(t, value, 0x1234);                   /* untouched */
 	KEXPECT_EQ(t, r->count, before + 1);
@@ -140,11 +128,11 @@ KTEST(exceptions, page_fault_is_caught_and_reported)
 
 KTEST(exceptions, invalid_opcode_is_caught_and_reported)
 {
-	preempt_disable();
-	uint64_t before = this_cpu()->last_fault.count;
+	uint64_t flags = irq_save();
+	uint64_t before = this_arch_cpu()->last_fault.count;
 	int err = probe_invalid_opcode();
-	struct fault_record r = this_cpu()->last_fault;
-	preempt_enable();
+	struct fault_record r = this_arch_cpu()->last_fault;
+	irq_restore(flags);
 	KEXPECT_EQ(t, err, -14);
 	KEXPECT_EQ(t, r.count, before + 1);
 	KEXPECT_EQ(t, r.vector, 6);
@@ -153,11 +141,11 @@ KTEST(exceptions, invalid_opcode_is_caught_and_reported)
 KTEST(exceptions, mapped_read_does_not_fault)
 {
 	uint64_t value = 0, expected = 0x5eed5eed;
-	preempt_disable();
-	uint64_t before = this_cpu()->last_fault.count;
+	uint64_t flags = irq_save();
+	uint64_t before = this_arch_cpu()->last_fault.count;
 	int err = safe_read_u64(&expected, &value);
-	uint64_t after = this_cpu()->last_fault.count;
-	preempt_enable();
+	uint64_t after = this_arch_cpu()->last_fault.count;
+	irq_restore(flags);
 	KEXPECT_EQ(t, err, 0);
 	KEXPECT_EQ(t, value, expected);
 	KEXPECT_EQ(t, after, before);

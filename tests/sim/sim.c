@@ -1,5 +1,6 @@
 /* The simulator (see sim.h), and its implementation of sched/platform.h. */
 #include "tests/lib.h"
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,15 +90,51 @@ struct task *sched_switch_to(struct task *prev, struct task *next)
 	return prev;
 }
 
+/* sim_catch_bug() arms this: a bug then returns there instead of aborting. */
+static jmp_buf *bug_trap;
+static char *bug_msg;
+static size_t bug_msg_len;
+
+static void __attribute__((noreturn)) bug(const char *fmt, va_list ap)
+{
+	if (bug_trap) {
+		vsnprintf(bug_msg, bug_msg_len, fmt, ap);
+		longjmp(*bug_trap, 1);
+	}
+	fprintf(stderr, "sched_bug: ");
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\n");
+	abort();
+}
+
 void sched_bug(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	fprintf(stderr, "sched_bug: ");
-	vfprintf(stderr, fmt, ap);
-	fprintf(stderr, "\n");
-	va_end(ap);
-	abort();
+	bug(fmt, ap);
+}
+
+/* The kernel's panic(), as a broken contract (kernel/spinlock.h) calls it. */
+void panic(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	bug(fmt, ap);
+}
+
+bool sim_catch_bug(void (*fn)(void), char *msg, size_t len)
+{
+	jmp_buf trap;
+	bug_trap = &trap;
+	bug_msg = msg;
+	bug_msg_len = len;
+	if (setjmp(trap) == 0) {
+		fn();
+		bug_trap = NULL;
+		return false;
+	}
+	bug_trap = NULL;
+	return true;
 }
 
 /* The simulation is single-threaded: a lock only checks it is used right. */
@@ -110,8 +147,7 @@ void spin_lock(struct spinlock *lock)
 
 void spin_unlock(struct spinlock *lock)
 {
-	if (lock->holder_cpu < 0)
-		sched_bug("lock '%s' released but not held", lock->name);
+	assert_held(lock);
 	lock->holder_cpu = -1;
 }
 
@@ -132,7 +168,15 @@ void spin_unlock_irqrestore(struct spinlock *lock, uint64_t flags)
 	spin_unlock(lock);
 	sched_irq_restore(flags);
 }
-bool spin_is_locked(const struct spinlock *lock) { return lock->holder_cpu >= 0; }
+
+/* The rest of the kernel's checked contracts (kernel/spinlock.h). */
+int spin_this_cpu(void) { return this_cpu_id; }
+
+void assert_irqs_off_in(const char *func)
+{
+	if (!irqs_off[this_cpu_id])
+		sched_bug("%s: cpu%d must have interrupts off, but they are on", func, this_cpu_id);
+}
 
 void printk(enum log_level level, const char *fmt, ...)
 {
@@ -312,11 +356,7 @@ struct sim_task *sim_task(const char *name, uint64_t run_ns, uint64_t sleep_ns)
 	struct task *p = &t->task;
 	snprintf(p->name, TASK_NAME_LEN, "%.15s", name);
 	p->pid = ntasks;
-	p->state = TASK_NEW;
-	p->policy = SCHED_NORMAL;
-	p->static_prio = p->prio = NICE_TO_PRIO(0);
-	p->cpus_allowed = ~0ULL;
-	p->sched_class = class_for_policy(SCHED_NORMAL);
+	sched_fork(p);
 	list_init(&p->wait_node);
 	t->run_ns = run_ns;
 	t->sleep_ns = sleep_ns;
@@ -343,7 +383,7 @@ void sim_set_affinity(struct sim_task *t, cpumask_t mask)
 void sim_start(struct sim_task *t, int on_cpu)
 {
 	sim_on_cpu(on_cpu);
-	t->task.cpu = on_cpu;
+	set_task_cpu(&t->task, on_cpu);
 	t->next_deadline = now + t->period_ns;
 	uint64_t flags = sched_irq_save();
 	wake_up_new_task(&t->task);
@@ -386,7 +426,7 @@ static void end_burst(int cpu)
 {
 	struct sim_task *t = (struct sim_task *)current[cpu];
 	sim_on_cpu(cpu);
-	t->task.state = TASK_SLEEPING;
+	set_task_state(&t->task, TASK_SLEEPING);
 	if (!t->passes_to) {
 		timer_start(&t->wake_timer, t->period_ns ? next_period(t) : now + t->sleep_ns);
 		return schedule();

@@ -17,10 +17,11 @@
 #include <stdbool.h>
 #include "sched/sched.h"
 #include "sched/core.h"
+#include "lib/time_units.h"
 
 #define SIM_MAX_TASKS 128
-#define SIM_MS 1000000ULL
-#define SIM_S  1000000000ULL
+#define SIM_MS NS_PER_MS
+#define SIM_S  NS_PER_S
 #define SIM_LATENCY_STEP    10000ULL      /* 10 us buckets ... */
 #define SIM_LATENCY_BUCKETS 2000          /* ... up to 20 ms (the last one holds the rest) */
 
@@ -70,7 +71,7 @@ uint64_t sim_runtime(const struct sim_task *t);   /* CPU time received so far */
 int sim_switches(int cpu);
 
 /* From now on every CPU ticks at the same instants, as the kernel's ticks
- * do once nohz has restarted them on the period grid (kernel/timer.c). */
+ * do once nohz has restarted them on the period grid (kernel/tick.c). */
 void sim_align_ticks(void);
 /* nohz: from now on an idle CPU with nothing queued takes no ticks (as the
  * kernel's nohz=on); its tick resumes once it has work. */
@@ -87,6 +88,11 @@ bool sim_check_no_task_lost(char *why, size_t len);
 /* Set a tunable by name (kernel/sysctl.h); aborts the test on failure. */
 void sim_sysctl(const char *name, int64_t value);
 int64_t sim_sysctl_get(const char *name);
+
+/* Run fn, expecting it to hit sched_bug() (a broken contract, say): true if
+ * it did, with the bug's message in msg. The machine is then left as the bug
+ * found it: only sim_reset() may follow. */
+bool sim_catch_bug(void (*fn)(void), char *msg, size_t len);
 
 /* Run code "on" a CPU: sched_this_cpu() answers cpu meanwhile. */
 void sim_on_cpu(int cpu);

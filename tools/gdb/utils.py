@@ -128,8 +128,8 @@ def cpu_struct(cpu):
     """&cpus[cpu], after checking that the CPU exists and has started."""
     check_cpu_number(cpu)
     c = symbol("cpus")[cpu]
-    if not int(c["self"]):
-        raise NotReady(f"cpu {cpu} is not up yet (cpus[{cpu}].self is NULL; "
+    if not int(c["arch"]["self"]):
+        raise NotReady(f"cpu {cpu} is not up yet (cpus[{cpu}].arch.self is NULL; "
                        f"CPUs started so far: {nr_cpus()})")
     return c.address
 

@@ -1,8 +1,7 @@
-#include "kernel/acpi.h"
-#include "kernel/multiboot.h"
-#include "kernel/memlayout.h"
+#include "arch/x86_64/acpi.h"
+#include "arch/x86_64/memlayout.h"
+#include "arch/x86_64/hooks.h"
 #include "kernel/printk.h"
-#include "kernel/vmm.h"
 #include "lib/string.h"
 
 struct acpi_info acpi;
@@ -53,10 +52,10 @@ static const struct rsdp *scan_for_rsdp(uint64_t start, uint64_t len)
 	return NULL;
 }
 
-static const struct rsdp *find_rsdp(void)
+static const struct rsdp *find_rsdp(const void *loader_copy, size_t len)
 {
-	if (boot_info.rsdp_len >= 20)
-		return (const struct rsdp *)boot_info.rsdp;
+	if (len >= 20)
+		return loader_copy;
 	/* No copy from the loader: look where BIOSes put it, the first KiB of the
 	 * extended BIOS data area, then the BIOS ROM area. */
 	uint64_t ebda = (uint64_t)*(const uint16_t *)phys_to_virt(0x40e) << 4;
@@ -196,9 +195,9 @@ static void parse_table(const struct sdt_header *h)
 		parse_fadt(h);
 }
 
-void acpi_init(void)
+void acpi_init(const void *rsdp_copy, size_t rsdp_len)
 {
-	const struct rsdp *rsdp = find_rsdp();
+	const struct rsdp *rsdp = find_rsdp(rsdp_copy, rsdp_len);
 	if (!rsdp || memcmp(rsdp->signature, "RSD PTR ", 8) != 0 || !checksum_ok(rsdp, 20)) {
 		pr_warn("acpi: no valid RSDP found: running on the boot CPU only, without IOAPIC or HPET");
 		return;

@@ -17,15 +17,15 @@
 #include "kernel/printk.h"
 #include "kernel/errno.h"
 #include "sched/api.h"
-#include "sched/core.h"
+#include "sched/platform.h"
 #include "sched/check.h"
 #include "sched/wait.h"
 #include "arch/x86_64/time.h"
+#include "lib/time_units.h"
 
 static int64_t stress_seconds;
 BOOT_PARAM_INT("stress_seconds", stress_seconds, 0, 3600, "how long ktest=stress runs (0: skip it)");
 
-#define MS 1000000ULL
 #define SPAWNERS 4
 #define CHURNERS 3
 
@@ -51,8 +51,8 @@ static void short_life(void *arg)
 	recent_pids[next_random(&rnd) % 64] = sched_current()->pid;
 	for (int i = (int)(next_random(&rnd) % 4); i >= 0; i--) {
 		switch (next_random(&rnd) % 4) {
-		case 0: delay_ns(next_random(&rnd) % 300000); break;
-		case 1: sleep_ns(next_random(&rnd) % (2 * MS)); break;
+		case 0: delay_ns(next_random(&rnd) % (300 * NS_PER_US)); break;
+		case 1: sleep_ns(next_random(&rnd) % (2 * NS_PER_MS)); break;
 		case 2: sched_yield(); break;
 		case 3:
 			mutex_lock(&shared_mutex);
@@ -114,7 +114,7 @@ static void churner(void *arg)
 			break;
 		}
 		case 3:
-			sleep_ns(next_random(&rnd) % MS);
+			sleep_ns(next_random(&rnd) % NS_PER_MS);
 			break;
 		}
 		__atomic_fetch_add(&changes, 1, __ATOMIC_RELAXED);
@@ -131,7 +131,7 @@ static void churner(void *arg)
  * neither switching nor being woken, in every scan for a whole second.
  */
 #define SUSPECTS 16
-#define LOST_AFTER_NS (1000 * MS)
+#define LOST_AFTER_NS NS_PER_S
 struct suspect {
 	int pid;
 	uint64_t switches, wakeups, since;
@@ -171,7 +171,7 @@ static void lost_task_watcher(void *arg)
 		for_each_task(scan_task, NULL);
 		memcpy(seen_before, suspects, sizeof(suspects));
 		nr_seen_before = nr_suspects;
-		sleep_ns(50 * MS);
+		sleep_ns(50 * NS_PER_MS);
 	}
 }
 
@@ -203,7 +203,7 @@ KTEST(stress, churn_tasks_policies_affinity)
 		KASSERT(t, workers[i] != NULL);
 	}
 	for (int64_t s = 0; s < stress_seconds; s++) {
-		sleep_ns(1000 * MS);
+		sleep_ns(NS_PER_S);
 		if (s % 10 == 9)
 			pr_info("  # %llds: %llu tasks created, %llu exited, %llu changes", (long long)s + 1,
 				(unsigned long long)created, (unsigned long long)exited, (unsigned long long)changes);
@@ -216,7 +216,7 @@ KTEST(stress, churn_tasks_policies_affinity)
 	 * alive before its memory goes (freeing a stack waits for a TLB
 	 * shootdown), so wait for both. A real leak stays and fails below. */
 	for (int i = 0; i < 500 && (tasks_alive() != alive_before || kmalloc_live_blocks() != live_blocks_before); i++)
-		sleep_ns(10 * MS);
+		sleep_ns(10 * NS_PER_MS);
 
 	pr_info("  # %llu tasks created, %llu exited, %llu changes, %llu mutex rounds", (unsigned long long)created,
 		(unsigned long long)exited, (unsigned long long)changes, (unsigned long long)mutex_rounds);
@@ -229,7 +229,7 @@ KTEST(stress, churn_tasks_policies_affinity)
 	KEXPECT_EQ(t, pages_accounted(), pages_before);
 	char why[160];
 	for (int cpu = 0; cpu < nr_cpus; cpu++) {
-		bool ok = sched_check_rq(cpu_rq(cpu), why, sizeof(why));
+		bool ok = sched_check_cpu(cpu, why, sizeof(why));
 		if (!ok)
 			pr_info("  # cpu%d: %s", cpu, why);
 		KEXPECT(t, ok);

@@ -9,49 +9,16 @@
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
 #include "sched/api.h"
-#include "sched/core.h"
+#include "sched/platform.h"
 #include "sched/wait.h"
 #include "arch/x86_64/time.h"
-#include "arch/x86_64/cpu.h"
 #include "kernel/errno.h"
 #include "kernel/timer.h"
+#include "kernel/tick.h"
 #include "lib/util.h"
 #include "lib/sort.h"
-
-#define MS 1000000ULL
-
-static volatile bool hogs_stop;
-
-static void hog(void *arg)
-{
-	(void)arg;
-	while (!hogs_stop)
-		cpu_relax();
-}
-
-/* Start n hogs, each allowed only the CPUs in masks[i] (0: any). */
-static int start_hogs(struct task **hogs, int n, const cpumask_t *masks, const int *nices)
-{
-	hogs_stop = false;
-	for (int i = 0; i < n; i++) {
-		hogs[i] = task_create("hog", hog, NULL);
-		if (!hogs[i])
-			return -1;
-		if (masks && masks[i])
-			hogs[i]->cpus_allowed = masks[i];
-		if (nices)
-			set_user_nice(hogs[i], nices[i]);
-		task_start(hogs[i]);
-	}
-	return 0;
-}
-
-static void stop_hogs(struct task **hogs, int n)
-{
-	hogs_stop = true;
-	for (int i = 0; i < n; i++)
-		task_join(hogs[i]);
-}
+#include "lib/time_units.h"
+#include "tests/kernel/hogs.h"
 
 /* CPU time each task gets over `ms` (after they have settled). A vCPU that
  * the host stalls charges the stall to whichever task ran, which then waits
@@ -59,12 +26,12 @@ static void stop_hogs(struct task **hogs, int n)
 static void measure_runtime(struct task **tasks, int n, uint64_t ms, uint64_t *runtime)
 {
 	uint64_t before[16];
-	sleep_ns(200 * MS);
+	sleep_ns(200 * NS_PER_MS);
 	for (int i = 0; i < n; i++)
-		before[i] = tasks[i]->se.sum_exec_runtime;
-	sleep_ns(ms * MS);
+		before[i] = task_sched_runtime(tasks[i]);
+	sleep_ns(ms * NS_PER_MS);
 	for (int i = 0; i < n; i++)
-		runtime[i] = tasks[i]->se.sum_exec_runtime - before[i];
+		runtime[i] = task_sched_runtime(tasks[i]) - before[i];
 }
 
 static int last_cpu(void)
@@ -86,7 +53,7 @@ KTEST(sched, four_hogs_on_one_cpu_share_equally)
 		total += runtime[i];
 	for (int i = 0; i < 4; i++) {
 		uint64_t permille = runtime[i] * 1000 / total;
-		pr_info("  # hog %d: %llu ms, %llu.%llu%%", i, (unsigned long long)(runtime[i] / MS),
+		pr_info("  # hog %d: %llu ms, %llu.%llu%%", i, (unsigned long long)(runtime[i] / NS_PER_MS),
 			(unsigned long long)permille / 10, (unsigned long long)permille % 10);
 		KEXPECT(t, permille >= 225 && permille <= 275);     /* 25% within 10% */
 	}
@@ -117,9 +84,9 @@ static void rt_spinner(void *arg)
 {
 	struct rt_probe *probe = arg;
 	probe->ran_at_ns = clock_ns();
-	uint64_t hog_before = probe->hog->se.sum_exec_runtime;
-	delay_ns(50 * MS);
-	probe->hog_runtime_during = probe->hog->se.sum_exec_runtime - hog_before;
+	uint64_t hog_before = task_sched_runtime(probe->hog);
+	delay_ns(50 * NS_PER_MS);
+	probe->hog_runtime_during = task_sched_runtime(probe->hog) - hog_before;
 }
 
 KTEST(sched, rt_task_preempts_fair_hog)
@@ -127,7 +94,7 @@ KTEST(sched, rt_task_preempts_fair_hog)
 	struct task *hogs[1];
 	cpumask_t mask = 1ULL << last_cpu();
 	KASSERT(t, start_hogs(hogs, 1, &mask, NULL) == 0);
-	sleep_ns(100 * MS);
+	sleep_ns(100 * NS_PER_MS);
 
 	struct rt_probe probe = { .hog = hogs[0] };
 	struct task *rt = task_create("rt-probe", rt_spinner, &probe);
@@ -140,13 +107,13 @@ KTEST(sched, rt_task_preempts_fair_hog)
 	task_join(rt);
 	stop_hogs(hogs, 1);
 
-	uint64_t delay_us = (probe.ran_at_ns - probe.started_ns) / 1000;
+	uint64_t delay_us = (probe.ran_at_ns - probe.started_ns) / NS_PER_US;
 	pr_info("  # RT task ran %llu us after its start; the hog ran %llu us during its 50 ms",
-		(unsigned long long)delay_us, (unsigned long long)probe.hog_runtime_during / 1000);
+		(unsigned long long)delay_us, (unsigned long long)probe.hog_runtime_during / NS_PER_US);
 	/* At once, but a host may not run the emulated CPU for tens of ms: the
 	 * bound only catches an RT task left waiting for the hog to stop. */
 	KEXPECT(t, delay_us < 100000);
-	KEXPECT(t, probe.hog_runtime_during < 5 * MS);
+	KEXPECT(t, probe.hog_runtime_during < 5 * NS_PER_MS);
 }
 
 /* A wake-up from task context that preempts the waker, of a task that last
@@ -169,8 +136,8 @@ static void wait_then_mark(void *arg)
 static void wake_and_look(void *arg)
 {
 	struct preempting_wakeup *w = arg;
-	while (w->sleeper->state != TASK_SLEEPING || w->sleeper->on_cpu)
-		sleep_ns(MS);
+	while (task_state(w->sleeper) != TASK_SLEEPING || task_on_cpu(w->sleeper))
+		sleep_ns(NS_PER_MS);
 	sched_setaffinity(w->sleeper->pid, 1ULL << 0);     /* asleep: it stays on cpu1 until woken */
 	w->go = true;
 	wake_up_process(w->sleeper);
@@ -207,7 +174,7 @@ static void rt_hog_for(void *arg)
  * not stop (nohz). About 95% of 2.5 s is its due; stuck, it gets 38%. */
 KTEST(sched, throttled_rt_hog_resumes_on_an_idle_cpu)
 {
-	uint64_t wall = 2500 * MS;
+	uint64_t wall = 2500 * NS_PER_MS;
 	struct task *rt = task_create("rt-hog", rt_hog_for, &wall);
 	KASSERT(t, rt != NULL);
 	rt->cpus_allowed = 1ULL << last_cpu();
@@ -215,11 +182,12 @@ KTEST(sched, throttled_rt_hog_resumes_on_an_idle_cpu)
 	KEXPECT_EQ(t, sched_setscheduler(rt->pid, SCHED_FIFO, &param), 0);
 	task_start(rt);
 	uint64_t t0 = clock_ns();
-	while (rt->state != TASK_DEAD && clock_ns() - t0 < 10 * wall)
-		sleep_ns(10 * MS);
-	uint64_t ran = rt->se.sum_exec_runtime, elapsed = clock_ns() - t0;
+	while (task_state(rt) != TASK_DEAD && clock_ns() - t0 < 10 * wall)
+		sleep_ns(10 * NS_PER_MS);
+	uint64_t ran = task_sched_runtime(rt), elapsed = clock_ns() - t0;
 	task_join(rt);
-	pr_info("  # the RT hog ran %llu of %llu ms", (unsigned long long)ran / MS, (unsigned long long)elapsed / MS);
+	pr_info("  # the RT hog ran %llu of %llu ms", (unsigned long long)(ran / NS_PER_MS),
+		(unsigned long long)(elapsed / NS_PER_MS));
 	KEXPECT(t, ran * 10 >= wall * 8);
 	KEXPECT(t, elapsed < 2 * wall);
 }
@@ -237,7 +205,7 @@ static void affinity_worker(void *arg)
 			probe->bad++;
 		probe->samples++;
 		if (i % 10 == 0)
-			sleep_ns(1 * MS);
+			sleep_ns(1 * NS_PER_MS);
 		else
 			delay_ns(200000);
 	}
@@ -267,17 +235,17 @@ KTEST(sched, setaffinity_moves_a_running_task_at_once)
 	struct task *hogs[1];
 	cpumask_t from = 1ULL << 0, to = 1ULL << last_cpu();
 	KASSERT(t, start_hogs(hogs, 1, &from, NULL) == 0);
-	sleep_ns(50 * MS);
+	sleep_ns(50 * NS_PER_MS);
 	KEXPECT_EQ(t, hogs[0]->cpu, 0);
 	KEXPECT_EQ(t, sched_setaffinity(hogs[0]->pid, to), 0);
 	/* It moves on its next way out of schedule(): within a tick or so,
 	 * unless the host stalls the emulated CPU, so allow for that. */
 	for (int waited = 0; hogs[0]->cpu != last_cpu() && waited < 1000; waited += 10)
-		sleep_ns(10 * MS);
+		sleep_ns(10 * NS_PER_MS);
 	KEXPECT_EQ(t, hogs[0]->cpu, last_cpu());
-	uint64_t before = hogs[0]->se.sum_exec_runtime;
-	sleep_ns(50 * MS);
-	KEXPECT(t, hogs[0]->se.sum_exec_runtime > before);   /* and it runs there */
+	uint64_t before = task_sched_runtime(hogs[0]);
+	sleep_ns(50 * NS_PER_MS);
+	KEXPECT(t, task_sched_runtime(hogs[0]) > before);   /* and it runs there */
 	stop_hogs(hogs, 1);
 }
 
@@ -306,8 +274,8 @@ KTEST(sched, two_hogs_per_cpu_spread_evenly)
 	/* Count where the hogs are from a timer, while this task sleeps: awake,
 	 * it is load too, and the balancer rightly gives its CPU one hog less. */
 	struct placement pl = { .timer = TIMER_INIT(count_placement), .hogs = hogs, .n = n };
-	timer_start(&pl.timer, clock_ns() + 500 * MS);
-	sleep_ns(600 * MS);
+	timer_start(&pl.timer, clock_ns() + 500 * NS_PER_MS);
+	sleep_ns(600 * NS_PER_MS);
 	timer_cancel(&pl.timer);
 	int *per_cpu = pl.per_cpu;
 	measure_runtime(hogs, n, 2000, runtime);
@@ -326,49 +294,49 @@ KTEST(sched, two_hogs_per_cpu_spread_evenly)
 }
 
 /* Two tasks on two CPUs hand a token back and forth through wait queues. */
-struct pingpong {
+struct token_game {
 	struct wait_queue wq[2];
 	volatile int turn;
 	volatile uint64_t rounds;
 	uint64_t target;
 };
 
-struct pingpong_side {
-	struct pingpong *pp;
+struct token_player {
+	struct token_game *game;
 	int me;
 };
 
-static void pingpong_player(void *arg)
+static void pass_token(void *arg)
 {
-	struct pingpong_side *side = arg;
-	struct pingpong *pp = side->pp;
+	struct token_player *side = arg;
+	struct token_game *game = side->game;
 	int me = side->me;
-	while (pp->rounds < pp->target) {
-		wait_event(&pp->wq[me], pp->turn == me || pp->rounds >= pp->target);
-		if (pp->rounds >= pp->target)
+	while (game->rounds < game->target) {
+		wait_event(&game->wq[me], game->turn == me || game->rounds >= game->target);
+		if (game->rounds >= game->target)
 			break;
 		if (me == 1)
-			pp->rounds++;
-		pp->turn = !me;
-		wake_up_one(&pp->wq[!me]);
+			game->rounds++;
+		game->turn = !me;
+		wake_up_one(&game->wq[!me]);
 	}
-	wake_up_one(&pp->wq[!me]);
+	wake_up_one(&game->wq[!me]);
 }
 
 KTEST(sched, pingpong_across_cpus_loses_no_wakeup)
 {
 	if (nr_cpus < 2)
 		KSKIP(t, "needs 2 CPUs");
-	static struct pingpong pp;
-	wait_queue_init(&pp.wq[0], "ping");
-	wait_queue_init(&pp.wq[1], "pong");
-	pp.turn = 0;
-	pp.rounds = 0;
-	pp.target = 100000;
-	struct pingpong_side sides[2] = { { &pp, 0 }, { &pp, 1 } };
+	static struct token_game game;
+	wait_queue_init(&game.wq[0], "ping");
+	wait_queue_init(&game.wq[1], "pong");
+	game.turn = 0;
+	game.rounds = 0;
+	game.target = 100000;
+	struct token_player sides[2] = { { &game, 0 }, { &game, 1 } };
 	struct task *players[2];
 	for (int i = 0; i < 2; i++) {
-		players[i] = task_create(i ? "pong" : "ping", pingpong_player, &sides[i]);
+		players[i] = task_create(i ? "pong" : "ping", pass_token, &sides[i]);
 		KASSERT(t, players[i] != NULL);
 		players[i]->cpus_allowed = 1ULL << (i ? last_cpu() : 0);
 	}
@@ -378,22 +346,22 @@ KTEST(sched, pingpong_across_cpus_loses_no_wakeup)
 
 	/* A lost wake-up shows as no progress: report it instead of hanging. */
 	uint64_t last = 0, stalled_ms = 0;
-	while (pp.rounds < pp.target && stalled_ms < 5000) {
-		sleep_ns(100 * MS);
-		stalled_ms = pp.rounds == last ? stalled_ms + 100 : 0;
-		last = pp.rounds;
+	while (game.rounds < game.target && stalled_ms < 5000) {
+		sleep_ns(100 * NS_PER_MS);
+		stalled_ms = game.rounds == last ? stalled_ms + 100 : 0;
+		last = game.rounds;
 	}
-	if (pp.rounds < pp.target) {
-		pr_info("  # stuck at round %llu of %llu (turn %d)", (unsigned long long)pp.rounds,
-			(unsigned long long)pp.target, pp.turn);
+	if (game.rounds < game.target) {
+		pr_info("  # stuck at round %llu of %llu (turn %d)", (unsigned long long)game.rounds,
+			(unsigned long long)game.target, game.turn);
 		KASSERT(t, false);
 	}
 	for (int i = 0; i < 2; i++)
 		task_join(players[i]);
 	uint64_t ns = clock_ns() - t0;
-	pr_info("  # %llu rounds in %llu ms: %llu ns per round trip", (unsigned long long)pp.rounds,
-		(unsigned long long)ns / MS, (unsigned long long)(ns / pp.rounds));
-	KEXPECT_EQ(t, pp.rounds, pp.target);
+	pr_info("  # %llu rounds in %llu ms: %llu ns per round trip", (unsigned long long)game.rounds,
+		(unsigned long long)ns / NS_PER_MS, (unsigned long long)(ns / game.rounds));
+	KEXPECT_EQ(t, game.rounds, game.target);
 }
 
 static volatile int spawned_ran;
@@ -420,7 +388,7 @@ KTEST(sched, tasks_exit_joined_and_reaped_without_leaks)
 	for (int i = 0; i < 100; i++)
 		task_detach(task_spawn("detached", short_task, NULL));
 	for (int i = 0; i < 100 && tasks_alive() != alive_before; i++)
-		sleep_ns(10 * MS);              /* the reaper frees the detached ones */
+		sleep_ns(10 * NS_PER_MS);              /* the reaper frees the detached ones */
 	KEXPECT_EQ(t, spawned_ran, 500);
 	KEXPECT_EQ(t, tasks_alive(), alive_before);
 }
@@ -450,18 +418,18 @@ KTEST(sched, sleep_is_precise_below_a_tick)
 {
 	uint64_t slept[21];
 	for (int i = 0; i < 21; i++) {
-		sleep_ns(10 * MS);
+		sleep_ns(10 * NS_PER_MS);
 		uint64_t t0 = clock_ns();
-		sleep_ns(300000);
+		sleep_ns(300 * NS_PER_US);
 		slept[i] = clock_ns() - t0;
 	}
 	sort_u64(slept, 21);
-	uint64_t tick = 1000000000ULL / timer_hz();
+	uint64_t tick = NS_PER_S / tick_hz();
 	pr_info("  # sleep_ns(300 us) took %llu us (median), %llu..%llu us; a tick is %llu us",
-		(unsigned long long)slept[10] / 1000, (unsigned long long)slept[0] / 1000,
-		(unsigned long long)slept[20] / 1000, (unsigned long long)tick / 1000);
-	KEXPECT(t, slept[0] >= 300000);            /* never early */
-	KEXPECT(t, slept[10] < 300000 + tick / 2);
+		(unsigned long long)(slept[10] / NS_PER_US), (unsigned long long)(slept[0] / NS_PER_US),
+		(unsigned long long)(slept[20] / NS_PER_US), (unsigned long long)(tick / NS_PER_US));
+	KEXPECT(t, slept[0] >= 300 * NS_PER_US);            /* never early */
+	KEXPECT(t, slept[10] < 300 * NS_PER_US + tick / 2);
 }
 
 struct handoff {
@@ -495,7 +463,7 @@ KTEST(sched, mutex_and_completion_across_cpus)
 		p[i] = task_spawn("adder", mutex_adder, &h);
 		KASSERT(t, p[i] != NULL);
 	}
-	sleep_ns(10 * MS);
+	sleep_ns(10 * NS_PER_MS);
 	KEXPECT_EQ(t, h.counter, 0);              /* all still wait for the completion */
 	complete_all(&h.ready);
 	for (int i = 0; i < 4; i++)

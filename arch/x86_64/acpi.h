@@ -4,6 +4,7 @@
  * MADT, HPET and FADT), plus the \_S5 sleep values from the DSDT.
  */
 #pragma once
+#include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
 
@@ -46,4 +47,6 @@ struct acpi_info {
 
 extern struct acpi_info acpi;
 
-void acpi_init(void);
+/* rsdp_copy: the RSDP as the boot loader copied it; with rsdp_len 0 (none),
+ * it is looked for where BIOSes put it. */
+void acpi_init(const void *rsdp_copy, size_t rsdp_len);

@@ -1,0 +1,26 @@
+/*
+ * The kernel, as the x86 code sees it: the only functions it calls upward,
+ * each defined by the kernel. Apart from these and the kernel's service
+ * headers (printk, panic, params, ktest, spinlock, errno), nothing under
+ * arch/ knows what runs above it.
+ */
+#pragma once
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* An interrupt has arrived; its handler has not run yet (kernel/irq.c). */
+void irq_enter(void);
+/* An interrupt has been handled and is about to return; interrupted_irqs_on:
+ * the code it interrupted could be interrupted, so may be switched away from. */
+void irq_exit(bool interrupted_irqs_on);
+
+/* A secondary CPU is up, with its GS base, GDT, IDT and LAPIC loaded: the
+ * kernel's part of its start-up, then its idle loop (kernel/main.c). */
+void kmain_secondary(int cpu) __attribute__((noreturn));
+
+/* Device registers (or firmware tables) at phys, mapped uncached for good (kernel/vmm.c). */
+void *ioremap(uint64_t phys, size_t size);
+/* The owner of the kernel stack whose guard page holds addr, or NULL: a
+ * fault there is that stack's overflow (kernel/vmm.c). */
+const char *stack_guard_owner(uint64_t addr);

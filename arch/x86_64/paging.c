@@ -1,0 +1,21 @@
+#include <stddef.h>
+#include "arch/x86_64/paging.h"
+#include "arch/x86_64/memlayout.h"
+
+uint64_t *paging_walk(uint64_t *pml4, uint64_t va, int level, void *(*alloc_table)(void))
+{
+	uint64_t *table = pml4;
+	for (int shift = 39; shift > level; shift -= 9) {
+		uint64_t *entry = &table[(va >> shift) & 511];
+		if (!(*entry & PTE_PRESENT)) {
+			void *next = alloc_table ? alloc_table() : NULL;
+			if (!next)
+				return NULL;
+			*entry = virt_to_phys(next) | PTE_PRESENT | PTE_WRITE;
+		} else if (*entry & PTE_HUGE) {
+			return NULL;
+		}
+		table = phys_to_virt(*entry & PTE_ADDR_MASK);
+	}
+	return &table[(va >> level) & 511];
+}

@@ -1,0 +1,3 @@
+#pragma once
+
+void heartbeat_start(void);           /* boot CPU, once timers run: heartbeat= */

@@ -1,0 +1,20 @@
+/* The kernel's side of every interrupt: arch/x86_64/trap.c calls these
+ * around the handler (arch/x86_64/hooks.h). */
+#include "arch/x86_64/hooks.h"
+#include "kernel/tick.h"
+#include "sched/api.h"
+
+/* Whatever woke an idle CPU, its tick runs again, before the handler can
+ * make a task runnable here (nohz: kernel/tick.c). */
+void irq_enter(void)
+{
+	tick_restart();
+}
+
+/* Full preemption: on the way back to code that could have been
+ * interrupted, switch tasks if the scheduler asked to. */
+void irq_exit(bool interrupted_irqs_on)
+{
+	if (interrupted_irqs_on)
+		preempt_schedule_irq();
+}

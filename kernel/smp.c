@@ -1,0 +1,251 @@
+/*
+ * The other CPUs, the kernel's part: starting every CPU the MADT lists,
+ * one at a time (arch/x86_64/smp.c does the hardware part; each CPU then
+ * enters kmain_secondary()), and running a function on another CPU
+ * through an IPI.
+ */
+#include "kernel/smp.h"
+#include "kernel/percpu.h"
+#include "kernel/multiboot.h"
+#include "kernel/pmm.h"
+#include "kernel/vmm.h"
+#include "kernel/printk.h"
+#include "kernel/params.h"
+#include "kernel/spinlock.h"
+#include "kernel/ktest.h"
+#include "sched/preempt.h"
+#include "arch/x86_64/acpi.h"
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/gdt.h"
+#include "arch/x86_64/lapic.h"
+#include "arch/x86_64/smp.h"
+#include "arch/x86_64/time.h"
+#include "arch/x86_64/trap.h"
+#include "lib/printf.h"
+
+static int64_t maxcpus = MAX_CPUS;
+BOOT_PARAM_INT("maxcpus", maxcpus, 1, MAX_CPUS, "start at most this many CPUs");
+
+static bool trampoline_page_usable(void)
+{
+	for (int i = 0; i < boot_info.nmem; i++) {
+		const struct mem_region *r = &boot_info.mem[i];
+		if (r->type == MEM_USABLE && r->base <= TRAMPOLINE_BASE && r->base + r->length >= TRAMPOLINE_BASE + PAGE_SIZE)
+			return true;
+	}
+	return false;
+}
+
+static bool start_cpu(int id, uint32_t apic_id)
+{
+	struct cpu *cpu = &cpus[id];
+	char name[16];
+	snprintf(name, sizeof(name), "idle/%d", id);
+	void *stack = kstack_alloc(name);
+	void *ist_stacks = pages_alloc(IST_COUNT * IST_STACK_SIZE / PAGE_SIZE);
+	if (!stack || !ist_stacks) {
+		pr_err("smp: out of memory for cpu%d's stacks", id);
+		return false;
+	}
+	cpu->apic_id = apic_id;
+	struct cpu_start start = { id, apic_id, &cpu->arch, stack, ist_stacks, &cpu->online };
+	uint64_t t0 = clock_ns();
+	if (!smp_start_cpu(&start)) {
+		pr_err("smp: cpu%d (APIC id %u) did not come online", id, apic_id);
+		return false;
+	}
+	pr_info("smp: cpu%d (APIC id %u) online after %llu us", id, apic_id,
+		(unsigned long long)(clock_ns() - t0) / 1000);
+	return true;
+}
+
+void smp_boot(void)
+{
+	struct cpu *bsp = this_cpu();
+	int listed = 0;
+	for (int i = 0; i < acpi.ncpus; i++)
+		listed += acpi.cpus[i].enabled;
+	pr_info("smp: the MADT lists %d CPUs, %d of them enabled", acpi.ncpus, listed);
+	for (int i = 0; i < acpi.ncpus; i++)
+		pr_info("smp:   %s APIC id %u, ACPI uid %u, %s%s", acpi.cpus[i].x2apic_entry ? "x2APIC" : "local",
+			acpi.cpus[i].apic_id, acpi.cpus[i].uid, acpi.cpus[i].enabled ? "enabled" : "disabled",
+			acpi.cpus[i].apic_id == bsp->apic_id ? " (the boot CPU)" : "");
+
+	if (maxcpus > 1 && !trampoline_page_usable()) {
+		pr_err("smp: page 0x%lx is not usable RAM here; staying on one CPU", TRAMPOLINE_BASE);
+		return;
+	}
+	smp_trampoline_install();
+
+	for (int i = 0; i < acpi.ncpus && nr_cpus < maxcpus; i++) {
+		if (!acpi.cpus[i].enabled || acpi.cpus[i].apic_id == bsp->apic_id)
+			continue;
+		if (!start_cpu(nr_cpus, acpi.cpus[i].apic_id))
+			break;      /* a late starter could still read the trampoline: start no more */
+		nr_cpus++;
+	}
+	if (listed > maxcpus)
+		pr_info("smp: maxcpus=%lld leaves %d CPUs unused", (long long)maxcpus, listed - (int)maxcpus);
+}
+
+/* One mailbox per CPU for smp_call_on_cpu(). */
+struct call_request {
+	struct spinlock lock;         /* one caller at a time */
+	void (*fn)(void *);
+	void *arg;
+	volatile bool done;
+};
+static struct call_request call_requests[MAX_CPUS];
+
+static void call_function_irq(struct trap_frame *frame)
+{
+	(void)frame;
+	struct call_request *r = &call_requests[this_cpu()->id];
+	if (__atomic_load_n(&r->done, __ATOMIC_ACQUIRE))
+		return;                   /* a resent IPI whose request already ran */
+	r->fn(r->arg);
+	__atomic_store_n(&r->done, true, __ATOMIC_RELEASE);
+}
+
+static void post_request(int cpu, void (*fn)(void *), void *arg)
+{
+	struct call_request *r = &call_requests[cpu];
+	spin_lock(&r->lock);
+	r->fn = fn;
+	r->arg = arg;
+	r->done = false;
+	lapic_send_ipi(cpus[cpu].apic_id, VEC_CALL_FUNCTION);
+}
+
+/* An IPI is answered within microseconds, even under emulation, unless it
+ * was lost: after 100 ms say so, and send it again. */
+#define CALL_RESEND_NS 100000000ULL
+
+static void await_request(int cpu)
+{
+	struct call_request *r = &call_requests[cpu];
+	uint64_t resend_at = clock_ns() + CALL_RESEND_NS;
+	bool said = false;
+	while (!__atomic_load_n(&r->done, __ATOMIC_ACQUIRE)) {
+		if (clock_ns() > resend_at) {
+			if (!said)
+				pr_warn("smp: cpu%d has not answered a call IPI for 100 ms: sending it again", cpu);
+			said = true;
+			lapic_send_ipi(cpus[cpu].apic_id, VEC_CALL_FUNCTION);
+			resend_at = clock_ns() + CALL_RESEND_NS;
+		}
+		cpu_relax();
+	}
+	spin_unlock(&r->lock);
+}
+
+static void call_here(void (*fn)(void *), void *arg)
+{
+	uint64_t flags = irq_save();     /* as if from the IPI handler */
+	fn(arg);
+	irq_restore(flags);
+}
+
+void smp_call_on_cpu(int cpu, void (*fn)(void *), void *arg)
+{
+	preempt_disable();                /* "this CPU" must stay this CPU */
+	if (cpu == this_cpu()->id) {
+		call_here(fn, arg);
+	} else {
+		post_request(cpu, fn, arg);
+		await_request(cpu);
+	}
+	preempt_enable();
+}
+
+/* All CPUs run fn at the same time: post every request, run it here, then
+ * wait for the others. */
+void smp_call_on_each_cpu(void (*fn)(void *), void *arg)
+{
+	preempt_disable();
+	int me = this_cpu()->id;
+	for (int i = 0; i < nr_cpus; i++)
+		if (cpus[i].online && i != me)
+			post_request(i, fn, arg);
+	call_here(fn, arg);
+	for (int i = 0; i < nr_cpus; i++)
+		if (cpus[i].online && i != me)
+			await_request(i);
+	preempt_enable();
+}
+
+/* Nothing to do: the way out of the interrupt reschedules (irq_exit(), kernel/irq.c). */
+static void reschedule_irq(struct trap_frame *frame)
+{
+	(void)frame;
+}
+
+void smp_init_ipis(void)
+{
+	for (int i = 0; i < MAX_CPUS; i++)
+		call_requests[i].lock = (struct spinlock)SPINLOCK_INIT("call_request");
+	irq_register(VEC_CALL_FUNCTION, call_function_irq);
+	irq_register(VEC_RESCHEDULE, reschedule_irq);
+}
+
+static void count_ipi(void *arg)
+{
+	__atomic_fetch_add((int *)arg + this_cpu()->id, 1, __ATOMIC_RELAXED);
+}
+
+KTEST(smp, ipi_reaches_every_cpu)
+{
+	int hits[MAX_CPUS] = { 0 };
+	for (int round = 0; round < 100; round++)
+		for (int i = 0; i < nr_cpus; i++)
+			smp_call_on_cpu(i, count_ipi, hits);
+	for (int i = 0; i < nr_cpus; i++)
+		KEXPECT_EQ(t, hits[i], 100);
+}
+
+KTEST(smp, every_listed_cpu_is_online)
+{
+	int enabled = 0;
+	for (int i = 0; i < acpi.ncpus; i++)
+		enabled += acpi.cpus[i].enabled;
+	int expected = enabled < maxcpus ? enabled : (int)maxcpus;
+	if (!acpi.have_madt)
+		expected = 1;
+	KEXPECT_EQ(t, cpus_online(), expected);
+}
+
+/* clock_ns() on every CPU at once: each reads the clock and publishes the
+ * largest value seen so far; a CPU that then reads a smaller value than one
+ * already published has seen time go backwards across CPUs. */
+static uint64_t latest_published;
+static volatile uint64_t backwards_steps, worst_backwards_ns;
+
+static void exchange_clock_readings(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < 50000; i++) {
+		uint64_t seen = __atomic_load_n(&latest_published, __ATOMIC_ACQUIRE);
+		uint64_t now = clock_ns();
+		if (now < seen) {
+			__atomic_fetch_add(&backwards_steps, 1, __ATOMIC_RELAXED);
+			if (seen - now > worst_backwards_ns)
+				worst_backwards_ns = seen - now;
+		}
+		uint64_t cur = seen;
+		while (cur < now && !__atomic_compare_exchange_n(&latest_published, &cur, now, false,
+								 __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+			;
+	}
+}
+
+KTEST(smp, clock_never_goes_backwards_across_cpus)
+{
+	backwards_steps = worst_backwards_ns = 0;
+	smp_call_on_each_cpu(exchange_clock_readings, NULL);
+	if (backwards_steps)
+		pr_info("  # %llu backward steps, worst %llu ns", (unsigned long long)backwards_steps,
+			(unsigned long long)worst_backwards_ns);
+	KEXPECT_EQ(t, backwards_steps, 0);
+	KEXPECT(t, latest_published > 0);
+}
+
