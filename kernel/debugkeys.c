@@ -22,7 +22,7 @@ static void show_cpus(void)
 {
 	for (int i = 0; i < nr_cpus; i++)
 		pr_info("cpu%d: APIC id %u, %s, %llu ticks, running %s", i, cpus[i].apic_id,
-			cpus[i].online ? "online" : "offline", (unsigned long long)cpus[i].ticks,
+			cpu_online(i) ? "online" : "offline", (unsigned long long)__atomic_load_n(&cpus[i].ticks, __ATOMIC_RELAXED),
 			cpus[i].context ? cpus[i].context : "-");
 }
 

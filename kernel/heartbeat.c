@@ -18,7 +18,7 @@ static void heartbeat(struct timer *t)
 	char line[512];
 	size_t len = (size_t)snprintf(line, sizeof(line), "heartbeat: ticks");
 	for (int i = 0; i < nr_cpus && len < sizeof(line); i++) {
-		uint64_t ticks = cpus[i].ticks;
+		uint64_t ticks = __atomic_load_n(&cpus[i].ticks, __ATOMIC_RELAXED);
 		len += (size_t)snprintf(line + len, sizeof(line) - len, " cpu%d=%llu(+%llu)", i,
 					(unsigned long long)ticks, (unsigned long long)(ticks - last_ticks[i]));
 		last_ticks[i] = ticks;

@@ -15,7 +15,7 @@
 #include "arch/x86_64/time.h"
 #include "lib/printf.h"
 
-volatile int panic_cpu = -1;
+int panic_cpu = -1;
 
 #define BACKTRACE_MAX_FRAMES 32
 
@@ -119,7 +119,7 @@ void panic_nmi_stop(const struct trap_frame *frame)
 	struct cpu *me = this_cpu();
 	me->stopped_isr = lapic_highest_vector(true);
 	me->stopped_irr = lapic_highest_vector(false);
-	me->stopped_at = frame;
+	__atomic_store_n(&me->stopped_at, frame, __ATOMIC_RELEASE);
 	halt_forever();
 }
 
@@ -128,11 +128,11 @@ static void print_other_cpus(int me)
 {
 	uint64_t deadline = clock_ns() + 100000000ULL;
 	for (int i = 0; i < nr_cpus; i++) {
-		if (i == me || !cpus[i].online)
+		if (i == me || !cpu_online(i))
 			continue;
-		while (!cpus[i].stopped_at && clock_ns() < deadline)
+		while (!__atomic_load_n(&cpus[i].stopped_at, __ATOMIC_ACQUIRE) && clock_ns() < deadline)
 			cpu_relax();
-		const struct trap_frame *f = cpus[i].stopped_at;
+		const struct trap_frame *f = __atomic_load_n(&cpus[i].stopped_at, __ATOMIC_ACQUIRE);
 		if (!f) {
 			pr_emerg("cpu%d did not answer the NMI", i);
 			continue;

@@ -12,7 +12,7 @@ void panic_frame(const struct trap_frame *frame, const char *fmt, ...)
 /* Prints the call chain from a trapped rip/rsp/rbp, or with all 0 the caller's. */
 void backtrace_print(uint64_t rip, uint64_t rsp, uint64_t rbp);
 
-extern volatile int panic_cpu;      /* -1, or the CPU that panicked */
+extern int panic_cpu;               /* -1, or the CPU that panicked (atomic) */
 /* The NMI by which the panicking CPU stops the others: note where this one
  * was, for the report, and halt. */
 void panic_nmi_stop(const struct trap_frame *frame) __attribute__((noreturn));

@@ -22,7 +22,7 @@ int cpus_online(void)
 {
 	int n = 0;
 	for (int i = 0; i < nr_cpus; i++)
-		n += cpus[i].online;
+		n += cpu_online(i);
 	return n;
 }
 

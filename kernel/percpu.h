@@ -18,15 +18,21 @@ struct cpu {
 	struct arch_cpu arch;         /* must stay first: the GS base points at it */
 	int id;                       /* index in cpus[]; 0 is the boot CPU */
 	uint32_t apic_id;
-	volatile bool online;
-	volatile uint64_t ticks;      /* timer interrupts taken */
+	bool online;                  /* set once by the CPU itself (cpu_set_online); read with cpu_online() */
+	uint64_t ticks;               /* timer interrupts taken: written by the CPU itself, atomic */
 	const char *context;          /* what runs here, for messages ("idle/2") */
 	struct task *current;         /* the task running here; NULL before the scheduler starts */
-	const struct trap_frame *volatile stopped_at;   /* where a panic's NMI stopped it */
+	const struct trap_frame *stopped_at;   /* where a panic's NMI stopped it (atomic: another CPU waits) */
 	int stopped_isr, stopped_irr;     /* and its LAPIC's highest vectors in service and waiting */
 };
 
 extern struct cpu cpus[MAX_CPUS];
+
+/* Acquire: whoever sees a CPU online also sees everything it set up before. */
+static inline bool cpu_online(int i)
+{
+	return __atomic_load_n(&cpus[i].online, __ATOMIC_ACQUIRE);
+}
 extern int nr_cpus;               /* CPUs started (online or trying) */
 
 static inline struct cpu *this_cpu(void)

@@ -13,7 +13,7 @@
 uint64_t sched_clock(void) { return clock_ns(); }
 int sched_this_cpu(void) { return this_cpu()->id; }
 int sched_nr_cpus(void) { return nr_cpus; }
-bool sched_cpu_online(int cpu) { return cpu >= 0 && cpu < nr_cpus && cpus[cpu].online; }
+bool sched_cpu_online(int cpu) { return cpu >= 0 && cpu < nr_cpus && cpu_online(cpu); }
 bool sched_irqs_enabled(void) { return irqs_enabled(); }
 uint64_t sched_irq_save(void) { return irq_save(); }
 void sched_irq_restore(uint64_t flags) { irq_restore(flags); }

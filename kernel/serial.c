@@ -17,9 +17,10 @@ enum {                     /* register offsets from the base port */
 
 static bool present;
 
-/* A ring of received bytes, filled by the interrupt handler. */
+/* A ring of received bytes, filled by the interrupt handler and emptied
+ * by debugkeys_poll(), which that handler calls: one CPU, one context. */
 static char rx_ring[256];
-static volatile unsigned rx_head, rx_tail;
+static unsigned rx_head, rx_tail;
 
 void serial_init(void)
 {

@@ -93,7 +93,7 @@ struct call_request {
 	struct spinlock lock;         /* one caller at a time */
 	void (*fn)(void *);
 	void *arg;
-	volatile bool done;
+	bool done;                            /* atomic: the caller waits on it */
 };
 static struct call_request call_requests[MAX_CPUS];
 
@@ -165,11 +165,11 @@ void smp_call_on_each_cpu(void (*fn)(void *), void *arg)
 	preempt_disable();
 	int me = this_cpu()->id;
 	for (int i = 0; i < nr_cpus; i++)
-		if (cpus[i].online && i != me)
+		if (cpu_online(i) && i != me)
 			post_request(i, fn, arg);
 	call_here(fn, arg);
 	for (int i = 0; i < nr_cpus; i++)
-		if (cpus[i].online && i != me)
+		if (cpu_online(i) && i != me)
 			await_request(i);
 	preempt_enable();
 }
@@ -218,7 +218,7 @@ KTEST(smp, every_listed_cpu_is_online)
  * largest value seen so far; a CPU that then reads a smaller value than one
  * already published has seen time go backwards across CPUs. */
 static uint64_t latest_published;
-static volatile uint64_t backwards_steps, worst_backwards_ns;
+static uint64_t backwards_steps, worst_backwards_ns;   /* written atomically by every CPU */
 
 static void exchange_clock_readings(void *arg)
 {
@@ -228,8 +228,8 @@ static void exchange_clock_readings(void *arg)
 		uint64_t now = clock_ns();
 		if (now < seen) {
 			__atomic_fetch_add(&backwards_steps, 1, __ATOMIC_RELAXED);
-			if (seen - now > worst_backwards_ns)
-				worst_backwards_ns = seen - now;
+			if (seen - now > __atomic_load_n(&worst_backwards_ns, __ATOMIC_RELAXED))   /* for the report only */
+				__atomic_store_n(&worst_backwards_ns, seen - now, __ATOMIC_RELAXED);
 		}
 		uint64_t cur = seen;
 		while (cur < now && !__atomic_compare_exchange_n(&latest_published, &cur, now, false,

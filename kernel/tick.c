@@ -37,7 +37,7 @@ static void tick(struct timer *t)
 {
 	uint64_t period = tick_period_ns(), now = clock_ns();
 	uint64_t periods = 1 + (now - t->expires) / period;
-	this_cpu()->ticks += periods;
+	__atomic_fetch_add(&this_cpu()->ticks, periods, __ATOMIC_RELAXED);
 	timer_start(t, t->expires + periods * period);
 	scheduler_tick();
 }

@@ -15,7 +15,7 @@
 struct timer_queue {
 	struct spinlock lock;
 	struct rb_root_cached timers;
-	struct timer *volatile running;
+	struct timer *running;            /* atomic: timer_cancel() waits on it unlocked */
 	uint64_t lateness_ns;             /* how late its timers fire, a moving average */
 	/* The LAPIC timer will interrupt at armed_for, while armed: reset when it
 	 * fires or is stopped, and never set by a one-shot clamped short of it. */
@@ -98,7 +98,7 @@ bool timer_cancel(struct timer *t)
 	bool was_pending = dequeue_timer(t);
 	/* Its function may be running on some CPU right now: let it finish. */
 	for (int i = 0; i < nr_cpus; i++)
-		while (queues[i].running == t)
+		while (__atomic_load_n(&queues[i].running, __ATOMIC_ACQUIRE) == t)
 			cpu_relax();
 	return was_pending;
 }
@@ -153,11 +153,11 @@ static void timer_interrupt(struct trap_frame *frame)
 			note_lateness(q, arrived > t->expires ? arrived - t->expires : 0);
 		first_due = false;
 		unqueue(q, t);
-		q->running = t;
+		__atomic_store_n(&q->running, t, __ATOMIC_RELAXED);
 		spin_unlock(&q->lock);
 		t->fn(t);
 		spin_lock(&q->lock);
-		q->running = NULL;
+		__atomic_store_n(&q->running, NULL, __ATOMIC_RELEASE);
 	}
 	program_next(q);
 	spin_unlock(&q->lock);

@@ -55,7 +55,7 @@ struct trace_ring {
 	struct trace_entry *entries;
 	uint64_t size;                    /* entries in the ring */
 	uint64_t written;                 /* ever; the last size of them are kept */
-	volatile bool writing;
+	bool writing;                     /* atomic: the printer waits for it to clear */
 };
 
 static struct trace_ring rings[MAX_CPUS];

@@ -45,7 +45,7 @@ void smp_trampoline_install(void)
 	*trampoline_slot(&trampoline_entry) = (uint64_t)ap_main;
 }
 
-static bool wait_online(const volatile bool *online, uint64_t ns)
+static bool wait_online(const bool *online, uint64_t ns)
 {
 	uint64_t deadline = clock_ns() + ns;
 	while (clock_ns() < deadline)

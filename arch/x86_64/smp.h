@@ -17,7 +17,7 @@ struct cpu_start {
 	struct arch_cpu *area;        /* its per-CPU area, for its GS base */
 	void *stack;                  /* the top of the stack it starts on */
 	void *ist_stacks;             /* IST_COUNT stacks of IST_STACK_SIZE bytes (gdt.h) */
-	const volatile bool *online;  /* set by the kernel once the CPU is up */
+	const bool *online;           /* set by the kernel once the CPU is up (atomic) */
 };
 
 /* Copy the start-up code to TRAMPOLINE_BASE, below 1 MiB, which must be RAM

@@ -77,7 +77,7 @@ static void __attribute__((noreturn)) fatal_exception(struct trap_frame *f)
 static void handle_exception(struct trap_frame *f)
 {
 	if (f->vector == VEC_NMI) {
-		if (panic_cpu >= 0)
+		if (__atomic_load_n(&panic_cpu, __ATOMIC_ACQUIRE) >= 0)
 			panic_nmi_stop(f);  /* the panicking CPU stops the others with an NMI */
 		pr_warn("NMI received (no reason known): ignored");
 		return;
