@@ -67,7 +67,7 @@ $(BUILD)/%.o: %.c Makefile
 	$(call msg,CC,$<)
 	$(Q)$(CC) $(KERNEL_CFLAGS) -c $< -o $@
 
-$(BUILD)/%.o: %.asm boot/layout.inc Makefile
+$(BUILD)/%.o: %.asm boot/layout.inc arch/x86_64/trap_frame.inc Makefile
 	@mkdir -p $(dir $@)
 	$(call msg,NASM,$<)
 	$(Q)$(NASM) $(NASMFLAGS) $< -o $@
@@ -95,9 +95,37 @@ $(ELF): $(OBJS) $(BUILD)/ksyms.o linker.ld
 		{ echo "ksyms: functions moved between the two links; see linker.ld"; exit 1; }
 	@grub-file --is-x86-multiboot2 $@ || { echo "$@: GRUB finds no multiboot2 header"; exit 1; }
 
-# The ISO carries the command line in its GRUB menu; mkiso.sh rebuilds it
-# whenever the kernel or CMDLINE changes.
-$(ISO): $(ELF) FORCE
+# The programs that run in ring 3, one .c file each in user/bin/: ordinary
+# static Linux programs built with musl, not part of the kernel. The initrd
+# packs them as /bin/NAME, and GRUB loads it as a module (docs/boot.md).
+MUSL_CC     := musl-gcc
+MUSL_LIB    := /usr/lib/x86_64-linux-musl
+USER_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -Werror
+USER_BINS   := $(patsubst user/bin/%.c,$(BUILD)/user/bin/%,$(wildcard user/bin/*.c)) $(BUILD)/user/bin/hello-pie
+INITRD      := $(BUILD)/initrd.cpio
+
+$(BUILD)/user/bin/%: user/bin/%.c Makefile
+	@mkdir -p $(dir $@)
+	$(call msg,MUSL,$<)
+	$(Q)$(MUSL_CC) $(USER_CFLAGS) -static -o $@ $<
+
+# hello again, as a static PIE. Debian's musl-gcc (1.2.3) ignores
+# -static-pie and links a dynamic PIE that needs musl's loader, so the link
+# is spelled out: rcrt1.o relocates the program itself, no interpreter.
+$(BUILD)/user/bin/hello-pie: user/bin/hello.c Makefile
+	@mkdir -p $(dir $@)
+	$(call msg,MUSL,$@)
+	$(Q)$(MUSL_CC) $(USER_CFLAGS) -fpie -nostdlib -Wl,-static,-pie,--no-dynamic-linker,-z,text -o $@ \
+		$(MUSL_LIB)/rcrt1.o $(MUSL_LIB)/crti.o $$($(MUSL_CC) -print-file-name=crtbeginS.o) \
+		$< -lc -lgcc $$($(MUSL_CC) -print-file-name=crtendS.o) $(MUSL_LIB)/crtn.o
+
+$(INITRD): $(USER_BINS) tools/mkcpio.py
+	$(call msg,CPIO,$@)
+	$(Q)$(PYTHON) tools/mkcpio.py $@ $(foreach b,$(USER_BINS),bin/$(notdir $(b))=$(b))
+
+# The ISO carries the command line in its GRUB menu, and the initrd next to
+# the kernel; mkiso.sh rebuilds it whenever either of them or CMDLINE changes.
+$(ISO): $(ELF) $(INITRD) FORCE
 	@tools/mkiso.sh $(ELF) $@ "$(CMDLINE)"
 FORCE:
 
@@ -160,13 +188,13 @@ test: deps
 	@$(MAKE) --no-print-directory tools-test
 	@$(MAKE) --no-print-directory layers
 	@$(MAKE) --no-print-directory clang-build
-	@$(MAKE) --no-print-directory $(ELF)
+	@$(MAKE) --no-print-directory $(ELF) $(INITRD)
 	@$(MAKE) --no-print-directory debug-test 2>&1 | tee $(BUILD)/debug-test.log; \
 		test $${PIPESTATUS[0]} -eq 0 || exit 1
 	@$(PYTHON) tools/runtests.py --suite default --elf $(ELF) \
 		--host-summary $(BUILD)/host-test.log --host-summary $(BUILD)/debug-test.log
 
-test-matrix: deps $(ELF)
+test-matrix: deps $(ELF) $(INITRD)
 	@$(PYTHON) tools/runtests.py --suite matrix --elf $(ELF)
 
 # The workloads next to Linux's figures: build/bench.md, medians and ranges

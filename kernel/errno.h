@@ -5,12 +5,17 @@
 #define ESRCH   3
 #define EINTR   4
 #define EIO     5
+#define E2BIG   7
+#define ENOEXEC 8
+#define EBADF   9
+#define ECHILD 10
 #define ENOMEM 12
 #define EFAULT 14
 #define EBUSY  16
 #define EEXIST 17
 #define ENODEV 19
 #define EINVAL 22
+#define ENOTTY 25
 #define ERANGE 34
 #define ENOSYS 38
 #define ETIMEDOUT 110

@@ -14,6 +14,8 @@
 #include "kernel/params.h"
 #include "kernel/pmm.h"
 #include "kernel/vmm.h"
+#include "kernel/initramfs.h"
+#include "kernel/process.h"
 #include "kernel/smp.h"
 #include "kernel/timer.h"
 #include "kernel/tick.h"
@@ -38,6 +40,7 @@
 #include "arch/x86_64/lapic.h"
 #include "arch/x86_64/ioapic.h"
 #include "arch/x86_64/time.h"
+#include "arch/x86_64/user.h"
 #include "lib/time_units.h"
 
 static char ktest_filter[128];
@@ -51,6 +54,9 @@ BOOT_PARAM_INT("sched_debug_every", sched_debug_every, 0, 3600,
 	       "dump the runqueues (as the 'd' key does) every this many seconds; 0 for never");
 static bool show_params;
 BOOT_PARAM_BOOL("help", show_params, "list every boot parameter at boot");
+static char init_path[256];
+BOOT_PARAM_STRING("init", init_path,
+		  "run this program from the initramfs (init=/bin/hello), say how it ended, then power off");
 
 static uint8_t bsp_ist_stacks[IST_COUNT * IST_STACK_SIZE] __attribute__((aligned(16)));
 
@@ -61,6 +67,24 @@ static void periodic_sched_debug(void *arg)
 		sleep_ns((uint64_t)sched_debug_every * NS_PER_S);
 		sched_debug_dump();
 	}
+}
+
+/* init=: the first program (Linux's name for it) runs to its end; true if it could start. */
+static bool run_init_program(const char *path)
+{
+	const char *const argv[] = { path, NULL };
+	const char *const envp[] = { "HOME=/", "TERM=linux", NULL };
+	int status, pid = process_spawn(path, argv, envp);
+	if (pid < 0) {
+		pr_err("init: cannot run %s: error %d", path, -pid);
+		return false;
+	}
+	process_wait(pid, &status);
+	if (wait_status_signal(status))
+		pr_info("init: %s killed by signal %d", path, wait_status_signal(status));
+	else
+		pr_info("init: %s exited with status %d", path, wait_status_code(status));
+	return true;
 }
 
 /* The first task: finishes bringing the machine up, then does what the
@@ -87,6 +111,8 @@ static void kernel_init(void *arg)
 		pr_info("run: done%s", failed ? ", with errors" : "");
 		power_test_exit(failed == 0);
 	}
+	if (init_path[0])
+		power_test_exit(run_init_program(init_path));
 	if (crash_requested()) {
 		crash_now();
 		panic("crash: the deliberate crash did not crash");
@@ -119,19 +145,21 @@ void __attribute__((noreturn)) kmain(uint64_t multiboot_info_phys)
 	multiboot_parse(multiboot_info_phys);           /* copy out what GRUB tells us */
 	pr_info("leftmost: booting");
 	params_parse(boot_info.cmdline);                /* the command line into the BOOT_PARAMs */
-	test_mode = ktest_filter[0] || run_list[0] || crash_requested();
+	test_mode = ktest_filter[0] || run_list[0] || crash_requested() || init_path[0];
 	if (show_params)
 		params_print_all();
 	multiboot_print_memory_map();
 
 	pmm_init();                                     /* the page allocator */
 	vmm_init();                                     /* the kernel's page tables */
+	initramfs_init();                               /* the files GRUB loaded: /bin/... */
 	acpi_init(boot_info.rsdp, boot_info.rsdp_len);  /* the CPUs, IOAPICs and HPET */
 	time_init(entry_tsc);                           /* clock_ns(), from the TSC */
 
 	pic_disable();                                  /* the 8259s, masked for good */
 	lapic_init_bsp();                               /* x2APIC or xAPIC */
 	lapic_init_cpu();                               /* this CPU's local APIC */
+	arch_user_init_cpu();                           /* system calls, SSE; SMEP, SMAP */
 	bsp->apic_id = lapic_id();
 	ioapic_init();                                  /* device interrupts, all masked */
 	smp_init_ipis();                                /* interrupts between CPUs */
@@ -155,6 +183,7 @@ void __attribute__((noreturn)) kmain(uint64_t multiboot_info_phys)
  * GDT, IDT and local APIC set up already. */
 void kmain_secondary(int cpu)
 {
+	arch_user_init_cpu();                           /* system calls, SSE; SMEP, SMAP */
 	task_init_idle(cpu);                            /* this CPU becomes idle/N */
 	tick_start_this_cpu();                          /* its scheduler tick */
 	cpu_set_online();                               /* smp_boot() may start the next */

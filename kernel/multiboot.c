@@ -8,21 +8,42 @@ struct boot_info boot_info;
 
 /* Tag types of the multiboot2 boot information that we read. */
 enum {
-	TAG_END = 0, TAG_CMDLINE = 1, TAG_LOADER_NAME = 2, TAG_MEMORY_MAP = 6,
+	TAG_END = 0, TAG_CMDLINE = 1, TAG_LOADER_NAME = 2, TAG_MODULE = 3, TAG_MEMORY_MAP = 6,
 	TAG_EFI64 = 12, TAG_ACPI_OLD = 14, TAG_ACPI_NEW = 15,
 };
 
 struct tag { uint32_t type, size; };
 struct mmap_tag { uint32_t type, size, entry_size, entry_version; };
 struct mmap_entry { uint64_t base, length; uint32_t type, reserved; };
+struct module_tag { uint32_t type, size, start, end; };   /* then the string */
 
-static void copy_string(char *dst, size_t size, const struct tag *t)
+/* The string that ends tag t, `skip` bytes after its header. */
+static void copy_string(char *dst, size_t size, const struct tag *t, size_t skip)
 {
-	const char *src = (const char *)(t + 1);
-	size_t len = strnlen(src, t->size - sizeof(*t));
-	if (len >= size)
+	const char *src = (const char *)(t + 1) + skip;
+	size_t len = strnlen(src, t->size - sizeof(*t) - skip);
+	if (len >= size) {
 		pr_warn("multiboot: string of %zu bytes cut to %zu", len, size - 1);
-	strlcpy(dst, src, size);
+		len = size - 1;
+	}
+	memcpy(dst, src, len);
+	dst[len] = '\0';
+}
+
+static void read_module(const struct module_tag *t)
+{
+	if (t->size < sizeof(*t) || t->end < t->start) {
+		pr_warn("multiboot: a malformed module tag; ignoring it");
+		return;
+	}
+	if (boot_info.nmodules == MAX_BOOT_MODULES) {
+		pr_warn("multiboot: more than %d modules; ignoring the rest", MAX_BOOT_MODULES);
+		return;
+	}
+	struct boot_module *m = &boot_info.modules[boot_info.nmodules++];
+	m->start = t->start;
+	m->end = t->end;
+	copy_string(m->name, sizeof(m->name), (const void *)t, sizeof(*t) - sizeof(struct tag));
 }
 
 static void read_memory_map(const struct mmap_tag *t)
@@ -49,8 +70,9 @@ void multiboot_parse(uint64_t info_phys)
 		if (t->type == TAG_END || t->size < sizeof(*t))
 			break;
 		switch (t->type) {
-		case TAG_CMDLINE:     copy_string(boot_info.cmdline, sizeof(boot_info.cmdline), t); break;
-		case TAG_LOADER_NAME: copy_string(boot_info.loader, sizeof(boot_info.loader), t); break;
+		case TAG_CMDLINE:     copy_string(boot_info.cmdline, sizeof(boot_info.cmdline), t, 0); break;
+		case TAG_LOADER_NAME: copy_string(boot_info.loader, sizeof(boot_info.loader), t, 0); break;
+		case TAG_MODULE:      read_module((const void *)t); break;
 		case TAG_MEMORY_MAP:  read_memory_map((const void *)t); break;
 		case TAG_EFI64:       boot_info.uefi = true; break;
 		case TAG_ACPI_OLD:
@@ -82,6 +104,11 @@ void multiboot_print_memory_map(void)
 	pr_info("boot: loaded by %s, %s firmware", boot_info.loader[0] ? boot_info.loader : "an unnamed loader",
 		boot_info.uefi ? "UEFI" : "BIOS");
 	pr_info("boot: command line '%s'", boot_info.cmdline);
+	for (int i = 0; i < boot_info.nmodules; i++) {
+		const struct boot_module *m = &boot_info.modules[i];
+		pr_info("boot: module '%s' %llu bytes at 0x%llx", m->name,
+			(unsigned long long)(m->end - m->start), (unsigned long long)m->start);
+	}
 	for (int i = 0; i < boot_info.nmem; i++) {
 		const struct mem_region *r = &boot_info.mem[i];
 		const char *name = r->type <= MEM_BAD && names[r->type] ? names[r->type] : "unknown";

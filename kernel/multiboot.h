@@ -15,6 +15,14 @@ struct mem_region {
 
 #define MAX_MEM_REGIONS 128
 
+/* A file the loader put in memory for us (GRUB's module2 command). */
+struct boot_module {
+	uint64_t start, end;          /* physical; end is one past the last byte */
+	char name[64];                /* the words after the file in module2: "initrd" */
+};
+
+#define MAX_BOOT_MODULES 8
+
 struct boot_info {
 	char cmdline[2048];
 	char loader[64];
@@ -23,6 +31,8 @@ struct boot_info {
 	uint8_t rsdp[36];             /* ACPI 1.0 (20 bytes) or 2.0+ (36 bytes) RSDP copy */
 	int rsdp_len;                 /* 0: the loader gave none */
 	bool uefi;                    /* the loader says firmware is UEFI */
+	struct boot_module modules[MAX_BOOT_MODULES];
+	int nmodules;
 };
 
 extern struct boot_info boot_info;

@@ -36,6 +36,19 @@ static void reserve_range(uint64_t start, uint64_t end)
 	}
 }
 
+/* The first address from `start` on where `bytes` overlap no boot module. */
+static uint64_t past_boot_modules(uint64_t start, uint64_t bytes)
+{
+	for (int i = 0; i < boot_info.nmodules; i++) {
+		const struct boot_module *m = &boot_info.modules[i];
+		if (start < m->end && m->start < start + bytes) {
+			start = PAGE_ALIGN_UP(m->end);
+			i = -1;                   /* moved: check every module again */
+		}
+	}
+	return start;
+}
+
 void pmm_init(void)
 {
 	uint64_t top = 0;
@@ -47,11 +60,13 @@ void pmm_init(void)
 	npages = PAGE_ALIGN_DOWN(top) >> PAGE_SHIFT;
 	size_t bitmap_bytes = (npages + 7) / 8;
 
-	/* Put the bitmap in the first usable region above the kernel that holds it. */
+	/* Put the bitmap in the first usable region above the kernel that holds
+	 * it, clear of the modules (GRUB tends to load them right after the kernel). */
 	uint64_t kernel_end = (uint64_t)__kernel_phys_end;
 	for (int i = 0; i < boot_info.nmem && !bitmap; i++) {
 		const struct mem_region *r = &boot_info.mem[i];
-		uint64_t start = PAGE_ALIGN_UP(r->base > kernel_end ? r->base : kernel_end);
+		uint64_t start = past_boot_modules(PAGE_ALIGN_UP(r->base > kernel_end ? r->base : kernel_end),
+						   bitmap_bytes);
 		if (r->type == MEM_USABLE && start + bitmap_bytes <= r->base + r->length &&
 		    start + bitmap_bytes <= BOOT_DIRECT_MAP_END)
 			bitmap = phys_to_virt(start);
@@ -76,6 +91,8 @@ void pmm_init(void)
 	reserve_range(0, LOW_MEMORY_END);
 	reserve_range((uint64_t)__kernel_phys_start, kernel_end);
 	reserve_range(virt_to_phys(bitmap), virt_to_phys(bitmap) + bitmap_bytes);
+	for (int i = 0; i < boot_info.nmodules; i++)      /* the initrd is read in place */
+		reserve_range(boot_info.modules[i].start, boot_info.modules[i].end);
 	total_pages = free_pages;
 	pr_info("pmm: %zu pages (%zu MiB) free, bitmap of %zu KiB", free_pages, free_pages >> 8,
 		bitmap_bytes >> 10);
@@ -186,4 +203,19 @@ KTEST(pmm, contiguous_run)
 	KEXPECT_EQ(t, virt_to_phys(run + 15 * PAGE_SIZE) - virt_to_phys(run), 15 * PAGE_SIZE);
 	pages_free(run, 16);
 	KEXPECT_EQ(t, pmm_free_pages(), before);
+}
+
+KTEST(pmm, boot_modules_are_kept)
+{
+	if (boot_info.nmodules == 0)
+		KSKIP(t, "no boot module");
+	uint64_t bitmap_start = virt_to_phys(bitmap), bitmap_end = bitmap_start + (npages + 7) / 8;
+	size_t free_module_pages = 0;
+	for (int i = 0; i < boot_info.nmodules; i++) {
+		const struct boot_module *m = &boot_info.modules[i];
+		KEXPECT(t, bitmap_end <= m->start || m->end <= bitmap_start);
+		for (uint64_t pfn = m->start >> PAGE_SHIFT; pfn < PAGE_ALIGN_UP(m->end) >> PAGE_SHIFT; pfn++)
+			free_module_pages += !page_used(pfn);
+	}
+	KEXPECT_EQ(t, free_module_pages, 0);
 }

@@ -59,6 +59,13 @@ void printk(enum log_level level, const char *fmt, ...)
 	spin_unlock_irqrestore(&console_lock, flags);
 }
 
+void console_write(const char *s, size_t len)
+{
+	uint64_t flags = spin_lock_irqsave(&console_lock);
+	emit(s, len, true);
+	spin_unlock_irqrestore(&console_lock, flags);
+}
+
 void console_take_over(void)
 {
 	spin_force_unlock(&console_lock);

@@ -2,10 +2,14 @@
 #include "sched/platform.h"
 #include "sched/task.h"
 #include "kernel/percpu.h"
+#include "kernel/process.h"
+#include "kernel/mm.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/lapic.h"
 #include "arch/x86_64/time.h"
 #include "arch/x86_64/trap.h"
+#include "arch/x86_64/user.h"
+#include "arch/x86_64/fpu.h"
 #include "kernel/panic.h"
 #include "lib/printf.h"
 #include <stdarg.h>
@@ -29,9 +33,30 @@ struct task *sched_current(void)
 	return current_task();
 }
 
+/* The CPU leaves prev (NULL at boot) for next, with interrupts off. A user
+ * task takes its x87/SSE registers along, and brings where ring 3 enters
+ * the kernel (its own stack), its page tables and its thread pointer. The
+ * FS base needs no saving, as only arch_prctl() changes it, and that
+ * records it in the task. A kernel task runs on the kernel's tables: a
+ * program's may be freed meanwhile. */
+static void switch_user_state(struct task *prev, struct task *next)
+{
+	if (prev && prev->process)
+		fpu_save(prev->fpu);
+	if (!next->process) {
+		mm_activate(NULL);
+		return;
+	}
+	arch_set_kernel_stack((uint64_t)next->kstack_top);
+	mm_activate(next->process->mm);
+	arch_set_fs_base(next->fs_base);
+	fpu_restore(next->fpu);
+}
+
 void sched_set_current(struct task *p)
 {
 	struct cpu *c = this_cpu();
+	switch_user_state(c->current, p);
 	c->current = p;
 	c->context = p->name;
 }

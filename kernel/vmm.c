@@ -17,6 +17,8 @@ static uint64_t nx_allowed = PTE_NX;  /* 0 on a CPU without no-execute pages */
 static size_t table_pages;            /* page-table pages added since boot: kept */
 static struct spinlock vmm_lock = SPINLOCK_INIT("vmm");
 
+#define KERNEL_HALF_FIRST 256         /* the top-level entry of 0xffff800000000000 */
+
 static void *table_page_alloc(void)
 {
 	void *page = page_alloc();
@@ -45,12 +47,39 @@ static void direct_map_extend(void)
 		pr_info("vmm: direct map extended to %llu MiB", (unsigned long long)(end >> 20));
 }
 
+/* Every top-level entry of the kernel half exists from boot on, so an
+ * address space that copies them once (vmm_copy_kernel_half) shares every
+ * kernel mapping made later too. At most 255 pages, once. */
+static void kernel_half_populate(void)
+{
+	for (int i = KERNEL_HALF_FIRST; i < 512; i++) {
+		if (pml4[i] & PTE_PRESENT)
+			continue;
+		void *table = table_page_alloc();
+		if (!table)
+			panic("vmm: out of memory for the kernel's page tables");
+		pml4[i] = virt_to_phys(table) | PTE_PRESENT | PTE_WRITE;
+	}
+}
+
 void vmm_init(void)
 {
 	pml4 = phys_to_virt((uint64_t)boot_pml4);
 	if (!paging_nx_enabled())
 		nx_allowed = 0;
 	direct_map_extend();
+	kernel_half_populate();
+}
+
+void vmm_copy_kernel_half(uint64_t *user_pml4)
+{
+	memcpy(&user_pml4[KERNEL_HALF_FIRST], &pml4[KERNEL_HALF_FIRST],
+	       (512 - KERNEL_HALF_FIRST) * sizeof(pml4[0]));
+}
+
+uint64_t vmm_kernel_pml4_phys(void)
+{
+	return (uint64_t)boot_pml4;
 }
 
 int map_page(uint64_t va, uint64_t pa, uint64_t flags)

@@ -17,6 +17,10 @@ bool is_mapped(uint64_t va);
 size_t vmm_table_pages(void);         /* page-table pages allocated since boot */
 void identity_map_remove(void);       /* once every CPU runs in the higher half */
 
+/* User address spaces (kernel/mm.c) share the kernel half of the tables. */
+void vmm_copy_kernel_half(uint64_t *user_pml4);   /* into a new top-level table */
+uint64_t vmm_kernel_pml4_phys(void);  /* the tables kernel tasks run on */
+
 #define KSTACK_SIZE  (16 * 1024)
 #define KSTACK_SLOT  (64 * 1024)      /* what is not stack in a slot is guard */
 #define KSTACK_SLOTS 4096

@@ -44,6 +44,7 @@ void sched_task_put(struct task *p);
 /* A bug the scheduler cannot continue from. */
 void sched_bug(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 
-/* The task running on this CPU. */
+/* The task running on this CPU. Setting it also gives the CPU the rest of
+ * the task's state: for a user task, its page tables and more. */
 struct task *sched_current(void);
 void sched_set_current(struct task *p);

@@ -14,6 +14,8 @@
 #define TASK_NAME_LEN 16
 
 struct timer;
+struct process;
+struct fpu_state;
 
 /* Policies, with Linux's numbers. */
 enum {
@@ -135,6 +137,16 @@ struct task {
 	struct timer *wake_timer;         /* the timer that will wake it, while it sleeps on one: only the
 	                                     task itself */
 	struct wait_queue exited;         /* join() sleeps here */
+
+	/* A task that runs a program in ring 3 (kernel/process.c); NULL and 0 in a kernel task. */
+	struct process *process;          /* its address space, and what else the program's threads
+	                                     share: set before the task runs, cleared by the task itself
+	                                     as it exits; the switch reads it (kernel/sched_glue.c) */
+	uint64_t fs_base;                 /* its FS base (the C library's thread pointer): only the task
+	                                     itself (arch_prctl); the switch loads it */
+	uint64_t clear_child_tid;         /* set_tid_address(): only the task itself */
+	struct fpu_state *fpu;            /* its x87 and SSE registers while switched out: set and freed
+	                                     with `process`; in between, only the switch */
 };
 
 /* The fields read without the lock they are written under (if any): written

@@ -4,7 +4,8 @@
 # Make sure the host has the Debian/Ubuntu packages that building, booting
 # and testing leftmost need; install the missing ones with apt-get.
 #   what   groups or package names (default: all groups)
-#          build  compiler, assembler, linker, ISO tools (GRUB, xorriso, mtools)
+#          build  compiler, assembler, linker, ISO tools (GRUB, xorriso, mtools),
+#                 musl-tools (musl-gcc, for the ring-3 programs in user/bin/)
 #          run    QEMU, OVMF (UEFI firmware), Python 3
 #          debug  gdb
 #          clang  clang, for the clang build check
@@ -16,7 +17,7 @@
 # Silent when everything is present, so `make run` can call it every time.
 set -eu
 
-build="gcc make binutils nasm grub-common grub-pc-bin grub-efi-amd64-bin xorriso mtools"
+build="gcc make binutils nasm grub-common grub-pc-bin grub-efi-amd64-bin xorriso mtools musl-tools"
 run="qemu-system-x86 ovmf python3"
 debug="gdb"
 clang="clang"

@@ -3,7 +3,9 @@
 #
 # Build a bootable BIOS+UEFI ISO for the kernel ELF with grub-mkrescue.
 # GRUB boots the kernel at once (no menu) with the multiboot2 command line
-# CMDLINE and talks on the serial port as well as the screen.
+# CMDLINE and talks on the serial port as well as the screen. If a file
+# initrd.cpio sits next to ELF, GRUB also loads it, as the multiboot2
+# module named "initrd" (the programs in /bin: docs/boot.md).
 #
 # Command line: words are separated by spaces; double quotes group a value
 # with spaces (as on Linux) and are removed, so the kernel receives
@@ -13,7 +15,7 @@
 # GRUB's multiboot2 command would pass them on as \' and \\.
 #
 # Skips the work if ISO is newer than this script and was built from the
-# same ELF (path, size, time) with the same CMDLINE (both kept in
+# same ELF and initrd (path, size, time) with the same CMDLINE (all kept in
 # ISO.cmdline). Quiet unless it fails.
 set -euo pipefail
 
@@ -28,9 +30,16 @@ case "$cmdline" in
     *\'* | *\\*) echo "mkiso: ' and \\ are not allowed in the command line" >&2; exit 1 ;;
 esac
 
+initrd=$(dirname "$elf")/initrd.cpio
+[ -f "$initrd" ] || initrd=""
+
 # Up to date? (Another ELF, e.g. the clang build, must not reuse this ISO.)
 stamp="$(readlink -f "$elf") $(stat -c '%s %Y' "$elf")
 $cmdline"
+if [ -n "$initrd" ]; then
+    stamp="$stamp
+$(readlink -f "$initrd") $(stat -c '%s %Y' "$initrd")"
+fi
 if [ -f "$iso" ] && [ "$iso" -nt "$0" ] &&
    [ -f "$iso.cmdline" ] && [ "$(cat "$iso.cmdline")" = "$stamp" ]; then
     exit 0
@@ -59,6 +68,12 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/iso/boot/grub"
 cp "$elf" "$tmp/iso/boot/leftmost.elf"
+module=""
+if [ -n "$initrd" ]; then
+    cp "$initrd" "$tmp/iso/boot/initrd.cpio"
+    module="
+    module2 /boot/initrd.cpio initrd"
+fi
 cat > "$tmp/iso/boot/grub/grub.cfg" <<CFG
 set timeout=0
 set default=0
@@ -69,7 +84,7 @@ terminal_input serial console
 terminal_output serial console
 
 menuentry "leftmost" {
-    multiboot2 /boot/leftmost.elf$words
+    multiboot2 /boot/leftmost.elf$words$module
     boot
 }
 CFG

@@ -126,9 +126,11 @@ def judge(cfg, status, text):
         r.verdict, r.reason = "FAIL", reason
         r.details += list(details)
 
+    log_misses = 0
     for flag in cfg.flags:                 # log=REGEX: the log must say this
         if flag.startswith("log=") and not re.search(flag[4:], "\n".join(lines)):
             fail(f"the log does not match {flag[4:]!r}")
+            log_misses += 1
 
     for flag in cfg.flags:                 # sched_debug=NAME*N: consistent dumps
         if flag.startswith("sched_debug="):
@@ -151,7 +153,7 @@ def judge(cfg, status, text):
         return r
 
     if cfg.expect == "run":
-        return judge_run(cfg, status, lines, r, fail)
+        return judge_run(cfg, status, lines, r, fail, log_misses)
 
     root = ktap.parse(text)
     r.passed, r.failed, r.skipped = root.counts()
@@ -177,10 +179,11 @@ def judge(cfg, status, text):
     return r
 
 
-def judge_run(cfg, status, lines, r, fail):
-    """A run= boot: every RESULT line must parse, each assert=NAME[#N].KEY<=V
-    flag hold, and QEMU end with 33 (every workload ran). Each RESULT line
-    and each assertion counts as a test."""
+def judge_run(cfg, status, lines, r, fail, log_misses):
+    """A run= (or init=) boot: every RESULT line must parse, each
+    assert=NAME[#N].KEY<=V flag hold, and QEMU end with 33 (every workload
+    ran). Each RESULT line, each assertion and each log= check counts as a
+    test; log_misses of the log= checks failed."""
     try:
         found = results.parse("\n".join(lines))
     except ValueError as e:
@@ -197,8 +200,9 @@ def judge_run(cfg, status, lines, r, fail):
         fail(f"exit status {status} (33: every workload ran, 35: some did not)", tail(lines))
     for e in errors:
         fail(e)
-    r.passed = len(found) + asserts - len(errors)
-    r.failed = len(errors) + (1 if r.verdict == "FAIL" and not errors else 0)
+    logs = sum(f.startswith("log=") for f in cfg.flags)
+    r.passed = len(found) + asserts - len(errors) + logs - log_misses
+    r.failed = len(errors) + log_misses + (1 if r.verdict == "FAIL" and not errors and not log_misses else 0)
     return r
 
 

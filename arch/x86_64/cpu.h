@@ -37,6 +37,7 @@ static inline uint64_t read_cr3(void) { uint64_t v; __asm__ volatile("mov %%cr3,
 static inline void write_cr3(uint64_t v) { __asm__ volatile("mov %0, %%cr3" : : "r"(v) : "memory"); }
 static inline uint64_t read_cr0(void) { uint64_t v; __asm__ volatile("mov %%cr0, %0" : "=r"(v)); return v; }
 static inline uint64_t read_cr4(void) { uint64_t v; __asm__ volatile("mov %%cr4, %0" : "=r"(v)); return v; }
+static inline void write_cr4(uint64_t v) { __asm__ volatile("mov %0, %%cr4" : : "r"(v) : "memory"); }
 static inline void invlpg(uintptr_t va) { __asm__ volatile("invlpg (%0)" : : "r"(va) : "memory"); }
 
 static inline uint64_t read_rflags(void)
@@ -46,7 +47,9 @@ static inline uint64_t read_rflags(void)
 	return f;
 }
 
+#define RFLAGS_TF (1ULL << 8)
 #define RFLAGS_IF (1ULL << 9)
+#define RFLAGS_RF (1ULL << 16)
 
 static inline void irq_disable(void) { __asm__ volatile("cli" : : : "memory"); }
 static inline void irq_enable(void) { __asm__ volatile("sti" : : : "memory"); }
@@ -98,5 +101,9 @@ static inline void __attribute__((noreturn)) run_on_stack(void *top, void (*fn)(
 #define MSR_APIC_BASE       0x1b
 #define MSR_TSC_DEADLINE    0x6e0
 #define MSR_EFER            0xc0000080
+#define MSR_STAR            0xc0000081
+#define MSR_LSTAR           0xc0000082
+#define MSR_SYSCALL_MASK    0xc0000084
+#define MSR_FS_BASE         0xc0000100
 #define MSR_GS_BASE         0xc0000101
 #define MSR_KERNEL_GS_BASE  0xc0000102

@@ -24,3 +24,13 @@ void *ioremap(uint64_t phys, size_t size);
 /* The owner of the kernel stack whose guard page holds addr, or NULL: a
  * fault there is that stack's overflow (kernel/vmm.c). */
 const char *stack_guard_owner(uint64_t addr);
+
+struct user_regs;
+struct trap_frame;
+/* A system call from ring 3 (syscall.asm), interrupts on: regs->rax is its
+ * number, rdi, rsi, rdx, r10, r8, r9 its arguments; returns what the program
+ * gets in rax (kernel/syscall.c). */
+long syscall_dispatch(struct user_regs *regs);
+/* Code in ring 3 raised exception `what` (f->vector): addr is the page fault's
+ * address, else f->rip. Ends the program and never returns (kernel/process.c). */
+void user_fault(const char *what, uint64_t addr, struct trap_frame *f) __attribute__((noreturn));

@@ -6,8 +6,8 @@
  *   0xffffd00000000000  IOREMAP_AREA device registers, mapped uncached
  *   0xffffffff80000000  KERNEL_VMA   the kernel image (physical 1 MiB up)
  *
- * The lower half stays unmapped (after boot), so a NULL dereference faults;
- * user tasks will live there later.
+ * The lower half is user space (USER_BASE to USER_TOP, user.h): unmapped in
+ * the kernel's own page tables after boot, so a NULL dereference faults.
  */
 #pragma once
 #include <stdint.h>

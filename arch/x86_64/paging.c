@@ -11,7 +11,10 @@ uint64_t *paging_walk(uint64_t *pml4, uint64_t va, int level, void *(*alloc_tabl
 			void *next = alloc_table ? alloc_table() : NULL;
 			if (!next)
 				return NULL;
-			*entry = virt_to_phys(next) | PTE_PRESENT | PTE_WRITE;
+			/* A table in the lower half (user space) lets ring 3 through:
+			 * the page's own entry then decides what a program may do. */
+			uint64_t user = (va >> 47) == 0 ? PTE_USER : 0;
+			*entry = virt_to_phys(next) | PTE_PRESENT | PTE_WRITE | user;
 		} else if (*entry & PTE_HUGE) {
 			return NULL;
 		}

@@ -26,8 +26,9 @@ extern uint64_t boot_pml4[];          /* boot/entry.asm, linked at its physical 
 
 /* The entry for va in the table at `level` under the top-level table pml4.
  * A missing table on the way is made from a zeroed page alloc_table()
- * returns (through the direct map). NULL if a table is missing and
- * alloc_table is NULL or fails, or if a huge page covers va above `level`. */
+ * returns (through the direct map); in the lower half it allows user
+ * access. NULL if a table is missing and alloc_table is NULL or fails, or
+ * if a huge page covers va above `level`. */
 uint64_t *paging_walk(uint64_t *pml4, uint64_t va, int level, void *(*alloc_table)(void));
 
 /* May entries forbid execution? boot/entry.asm sets EFER.NXE if the CPU can. */

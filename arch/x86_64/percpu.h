@@ -14,6 +14,8 @@
 
 struct arch_cpu {
 	struct arch_cpu *self;            /* must stay first */
+	uint64_t kernel_stack;            /* the running task's kernel stack top, for syscall.asm */
+	uint64_t user_rsp;                /* syscall.asm: the user's rsp, until it is on that stack */
 	uint64_t gdt[7];                  /* null, kernel code/data, user data/code, TSS (two slots) */
 	struct tss tss;
 	struct lapic_shadow lapic;        /* what it last wrote to its LAPIC (lapic.c) */

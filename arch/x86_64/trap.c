@@ -1,9 +1,12 @@
 /*
  * Where every interrupt and exception arrives (from isr.asm). Interrupts go
- * to their registered handler. An exception is either expected (its RIP is in
- * the exception table: resume at the fixup) or fatal: panic with the details.
+ * to their registered handler. An exception in ring 3 is the program's: the
+ * kernel ends it (user_fault). One in the kernel is either expected (its RIP
+ * is in the exception table: resume at the fixup) or fatal: panic with the
+ * details.
  */
 #include <stddef.h>
+#include "lib/string.h"
 #include "arch/x86_64/trap.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/lapic.h"
@@ -74,6 +77,17 @@ static void __attribute__((noreturn)) fatal_exception(struct trap_frame *f)
 		    (unsigned long long)f->vector, (unsigned long long)f->error_code);
 }
 
+extern const char iretq_to_user[];    /* isr.asm */
+
+/* The iretq back to ring 3 faulted, in ring 0: the frame it was loading was
+ * bad (a non-canonical rip, which the system call exit leaves to iretq).
+ * That is the program's fault: make f the program's state, the registers
+ * isr.asm saved and the iretq frame, as if it had faulted in ring 3. */
+static void blame_program_for_iretq(struct trap_frame *f)
+{
+	memcpy(&f->rip, (const void *)f->rsp, 5 * sizeof(uint64_t));   /* rip, cs, rflags, rsp, ss */
+}
+
 static void handle_exception(struct trap_frame *f)
 {
 	if (f->vector == VEC_NMI) {
@@ -82,6 +96,11 @@ static void handle_exception(struct trap_frame *f)
 		pr_warn("NMI received (no reason known): ignored");
 		return;
 	}
+	if (f->rip == (uint64_t)iretq_to_user)
+		blame_program_for_iretq(f);
+	/* A double fault or machine check is the machine's trouble, whoever ran. */
+	if ((f->cs & 3) && f->vector != VEC_DOUBLE_FAULT && f->vector != VEC_MACHINE_CHECK)
+		user_fault(exception_name(f->vector), f->vector == VEC_PAGE_FAULT ? read_cr2() : f->rip, f);
 	if (fixup_exception(f))
 		return;
 	fatal_exception(f);

@@ -22,6 +22,7 @@ enum {
 	VEC_RESCHEDULE     = 0xfd,
 	VEC_LAPIC_ERROR    = 0xfe,
 	VEC_SPURIOUS       = 0xff,
+	VEC_SYSCALL        = 0x100,  /* not a vector: the frame a system call saved (syscall.asm) */
 };
 
 /* What the last fault resumed through the exception table was (see extable.asm). */
