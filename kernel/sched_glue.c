@@ -41,10 +41,12 @@ struct task *sched_current(void)
  * program's may be freed meanwhile. */
 static void switch_user_state(struct task *prev, struct task *next)
 {
-	if (prev && prev->process)
+	bool from_user = prev && prev->process;
+	if (from_user)
 		fpu_save(prev->fpu);
 	if (!next->process) {
-		mm_activate(NULL);
+		if (from_user)            /* between kernel tasks the kernel's tables stay loaded */
+			mm_activate(NULL);
 		return;
 	}
 	arch_set_kernel_stack((uint64_t)next->kstack_top);
