@@ -203,17 +203,22 @@ void periodic_balance(struct rq *this_rq)
 	assert_irqs_off();
 	nudge_idle_cpus_with_work(this_rq);
 	bool idle = this_rq->curr == this_rq->idle;
-	this_rq->next_balance = sched_clock() + (idle ? BALANCE_INTERVAL_IDLE_NS : BALANCE_INTERVAL_BUSY_NS);
+	uint64_t now = sched_clock();
+	this_rq->next_balance = now + (idle ? BALANCE_INTERVAL_IDLE_NS : BALANCE_INTERVAL_BUSY_NS);
 
 	struct rq *busiest = find_busiest(this_rq);
 	if (!busiest)
 		return;
-	/* busiest's lock is only tried: if another CPU holds it (balancing,
-	 * most likely), this round is skipped. Waiting would queue every CPU's
-	 * tick behind the busiest runqueue's lock, and with more virtual CPUs
-	 * than host cores a queued lock's next owner may not even be running. */
+	/* busiest's lock is only tried: waiting would queue every CPU's tick
+	 * behind the busiest runqueue's lock, and with more virtual CPUs than
+	 * host cores a queued lock's next owner may not even be running. If it
+	 * is taken, try again at the next tick, not a whole interval later: in
+	 * step with the busiest CPU (ticks on one grid, Bochs's lockstep), every
+	 * try could land while it holds its lock for the same periodic work, and
+	 * once left 3 hogs on one CPU and 1 on the other for seconds. */
 	spin_lock(&this_rq->lock);
 	if (!spin_trylock(&busiest->lock)) {
+		this_rq->next_balance = now;
 		rq_unlock(this_rq);
 		return;
 	}
@@ -251,11 +256,25 @@ void idle_balance(struct rq *this_rq)
  * it finds its runqueue empty and pulls in idle_balance(). (Linux's nohz
  * balancer kick does the same.)
  */
+static bool looks_idle(const struct rq *rq)
+{
+	return sched_cpu_online(rq->cpu) && rq_peek(rq, curr) == rq->idle && !rq_peek(rq, nr_running);
+}
+
+static bool another_cpu_looks_idle(const struct rq *this_rq)
+{
+	for (int cpu = 0; cpu < sched_nr_cpus(); cpu++)
+		if (cpu_rq(cpu) != this_rq && looks_idle(cpu_rq(cpu)))
+			return true;
+	return false;
+}
+
 void kick_idle_balance(struct rq *this_rq)
 {
 	uint64_t now = sched_clock(), wanted = 0;
 	assert_irqs_off();
-	if (now < this_rq->next_kick)
+	/* Mostly no CPU is idle: then our lock, which balancing CPUs try, stays free. */
+	if (now < this_rq->next_kick || !another_cpu_looks_idle(this_rq))
 		return;
 	this_rq->next_kick = now + BALANCE_INTERVAL_IDLE_NS;
 
@@ -272,8 +291,7 @@ void kick_idle_balance(struct rq *this_rq)
 
 	for (int cpu = 0; cpu < sched_nr_cpus(); cpu++) {
 		struct rq *rq = cpu_rq(cpu);
-		if (rq == this_rq || !sched_cpu_online(cpu) || !(wanted & (1ULL << cpu)) ||
-		    rq_peek(rq, curr) != rq->idle || rq_peek(rq, nr_running))
+		if (rq == this_rq || !(wanted & (1ULL << cpu)) || !looks_idle(rq))
 			continue;
 		spin_lock(&rq->lock);
 		bool still_idle = rq->curr == rq->idle && !rq->nr_running;

@@ -551,3 +551,34 @@ TEST(sched_n_plus_k_hogs_share_evenly_whatever_the_ticks_phase)
 		}
 	}
 }
+
+/* Found under Bochs: in lockstep, every try of the busiest CPU's lock came
+ * while it held it, and a 16 ms interval between tries made that last. */
+TEST(sched_a_balancer_that_finds_the_lock_taken_tries_again_at_the_next_tick)
+{
+	struct sim_task *h[4];
+	sim_reset(2, 1000);
+	sim_align_ticks();
+	for (int i = 0; i < 4; i++) {
+		h[i] = sim_task("hog", 0, 0);
+		sim_set_affinity(h[i], i == 3 ? 2 : 1);   /* three on cpu0, one on cpu1 */
+		sim_start(h[i], i == 3 ? 1 : 0);
+	}
+	sim_run(100 * SIM_MS);
+	EXPECT_EQ_INT(sim_rq(0)->nr_running, 3);
+	sim_fail_trylocks(&sim_rq(0)->lock, 3);
+	uint64_t freed = sim_now();
+	for (int i = 0; i < 3; i++) {
+		sim_on_cpu(0);
+		EXPECT_EQ_INT(sched_setaffinity(h[i]->task.pid, 3), 0);
+	}
+	/* cpu1 balances within one busy interval (16 ms), fails three times, and
+	 * then takes a hog: one tick after each failure, not an interval. */
+	while (sim_rq(1)->nr_running < 2 && sim_now() < freed + SIM_S)
+		sim_run(SIM_MS / 4);
+	uint64_t took = sim_now() - freed;
+	printf("# the hog moved %llu us after it could\n", (unsigned long long)(took / 1000));
+	EXPECT(took <= 16 * SIM_MS + 4 * SIM_MS);
+	EXPECT_EQ_INT(sim_rq(0)->nr_running, 2);
+	expect_consistent(2);
+}

@@ -158,8 +158,22 @@ uint64_t spin_lock_irqsave(struct spinlock *lock)
 	return flags;
 }
 
+/* sim_fail_trylocks(): the lock another CPU seems to hold, for how many tries. */
+static struct spinlock *busy_lock;
+static int busy_lock_tries;
+
+void sim_fail_trylocks(struct spinlock *lock, int tries)
+{
+	busy_lock = lock;
+	busy_lock_tries = tries;
+}
+
 bool spin_trylock(struct spinlock *lock)
 {
+	if (lock == busy_lock && busy_lock_tries > 0) {
+		busy_lock_tries--;
+		return false;
+	}
 	spin_lock(lock);              /* nobody else can hold it: one thread */
 	return true;
 }
@@ -288,6 +302,7 @@ void sim_reset(int cpus, int ticks_per_second)
 	hz = ticks_per_second;
 	nohz = false;
 	lost_task_reported = false;
+	busy_lock = NULL;
 	list_init(&ring_waiters);
 	memset(irqs_off, 0, sizeof(irqs_off));
 	now = 1 * SIM_S;                  /* not 0: 0 means "never" in some fields */

@@ -94,6 +94,9 @@ int64_t sim_sysctl_get(const char *name);
  * found it: only sim_reset() may follow. */
 bool sim_catch_bug(void (*fn)(void), char *msg, size_t len);
 
+/* The next `tries` spin_trylock()s of lock fail, as if another CPU held it. */
+void sim_fail_trylocks(struct spinlock *lock, int tries);
+
 /* Run code "on" a CPU: sched_this_cpu() answers cpu meanwhile. */
 void sim_on_cpu(int cpu);
 
