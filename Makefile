@@ -102,9 +102,12 @@ MUSL_CC     := musl-gcc
 MUSL_LIB    := /usr/lib/x86_64-linux-musl
 USER_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -Werror
 USER_BINS   := $(patsubst user/bin/%.c,$(BUILD)/user/bin/%,$(wildcard user/bin/*.c)) $(BUILD)/user/bin/hello-pie
+# user/tests/: programs that print one line per system-call case, run on
+# leftmost and on the host's Linux, whose outputs must match (/tests/NAME).
+USER_TESTS  := $(patsubst user/tests/%.c,$(BUILD)/user/tests/%,$(wildcard user/tests/*.c))
 INITRD      := $(BUILD)/initrd.cpio
 
-$(BUILD)/user/bin/%: user/bin/%.c Makefile
+$(BUILD)/user/%: user/%.c user/tests/cases.h Makefile
 	@mkdir -p $(dir $@)
 	$(call msg,MUSL,$<)
 	$(Q)$(MUSL_CC) $(USER_CFLAGS) -static -o $@ $<
@@ -119,9 +122,23 @@ $(BUILD)/user/bin/hello-pie: user/bin/hello.c Makefile
 		$(MUSL_LIB)/rcrt1.o $(MUSL_LIB)/crti.o $$($(MUSL_CC) -print-file-name=crtbeginS.o) \
 		$< -lc -lgcc $$($(MUSL_CC) -print-file-name=crtendS.o) $(MUSL_LIB)/crtn.o
 
-$(INITRD): $(USER_BINS) tools/mkcpio.py
+# The Linux peer's workloads (../shared/peer/README.md), built unmodified with
+# musl as /peer/NAME: the very programs Linux's baseline figures come from.
+# Where the peer's sources are not beside the tree, there are none (and the
+# configuration that runs them is skipped, saying why).
+PEER_SRC    ?= ../shared/peer/workloads
+PEER_PROGS  := pingpong fairness smpbalance wakeup massive_intr spawn
+PEER_BINS   := $(if $(wildcard $(PEER_SRC)/common.c),$(PEER_PROGS:%=$(BUILD)/peer/%))
+
+$(BUILD)/peer/%: $(PEER_SRC)/%.c $(PEER_SRC)/common.c $(PEER_SRC)/common.h
+	@mkdir -p $(dir $@)
+	$(call msg,MUSL,$<)
+	$(Q)$(MUSL_CC) $(USER_CFLAGS) -static -o $@ $< $(PEER_SRC)/common.c -lm
+
+$(INITRD): $(USER_BINS) $(USER_TESTS) $(PEER_BINS) tools/mkcpio.py
 	$(call msg,CPIO,$@)
-	$(Q)$(PYTHON) tools/mkcpio.py $@ $(foreach b,$(USER_BINS),bin/$(notdir $(b))=$(b))
+	$(Q)$(PYTHON) tools/mkcpio.py $@ $(foreach b,$(USER_BINS),bin/$(notdir $(b))=$(b)) \
+		$(foreach b,$(USER_TESTS),tests/$(notdir $(b))=$(b)) $(foreach b,$(PEER_BINS),peer/$(notdir $(b))=$(b))
 
 # The ISO carries the command line in its GRUB menu, and the initrd next to
 # the kernel; mkiso.sh rebuilds it whenever either of them or CMDLINE changes.

@@ -19,7 +19,6 @@
 #define DYN_BASE 0x555555554000ULL
 
 #define STACK_MAPPED (128UL << 10)        /* the stack's top, mapped now: nothing grows it yet */
-#define ARGS_MAX     (STACK_MAPPED / 2)   /* arguments, environment and auxv; the rest is the program's */
 
 /* The auxiliary vector's keys (Linux's <elf.h> values). */
 enum {
@@ -52,11 +51,11 @@ static int load_segments(struct mm *mm, const uint8_t *file, const struct elf_im
 }
 
 /* The bytes the strings of v take, NULs included, and how many there are;
- * counting stops once past ARGS_MAX. */
+ * counting stops once past EXEC_ARGS_MAX. */
 static size_t strings_size(const char *const v[], size_t *count)
 {
 	size_t bytes = 0, n = 0;
-	while (v && v[n] && bytes <= ARGS_MAX)
+	while (v && v[n] && bytes <= EXEC_ARGS_MAX)
 		bytes += strlen(v[n++]) + 1;
 	*count = n;
 	return bytes;
@@ -127,13 +126,13 @@ static int setup_stack(struct mm *mm, const struct elf_image *img, const char *p
 	size_t argc, envc;
 	size_t path_bytes = strlen(path) + 1;
 	size_t arg_bytes = strings_size(argv, &argc), env_bytes = strings_size(envp, &envc);
-	if (path_bytes + arg_bytes + env_bytes > ARGS_MAX)
+	if (path_bytes + arg_bytes + env_bytes > EXEC_ARGS_MAX)
 		return -E2BIG;
 	uint64_t strings = USER_STACK_TOP - path_bytes - arg_bytes - env_bytes;
 	uint64_t random = (strings - 16) & ~15ULL;
 	size_t words = 1 + (argc + 1) + (envc + 1) + 2 * AUXV_PAIRS;
 	uint64_t sp = (random - 8 * words) & ~15ULL;
-	if (USER_STACK_TOP - sp > ARGS_MAX)
+	if (USER_STACK_TOP - sp > EXEC_ARGS_MAX)
 		return -E2BIG;
 
 	int prot = PROT_READ | PROT_WRITE | (img->exec_stack ? PROT_EXEC : 0);

@@ -2,6 +2,10 @@
 #pragma once
 #include "kernel/mm.h"
 
+/* The most the arguments, environment and auxiliary vector may take on a
+ * new stack, pointers included (Linux allows a quarter of the stack limit). */
+#define EXEC_ARGS_MAX (64UL << 10)
+
 /* A new address space holding the program at `path` in the initramfs, with
  * its stack set up from argv and envp (NULL-terminated) as a new Linux
  * process finds it; mm->entry and mm->start_stack say where to start.

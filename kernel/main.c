@@ -16,6 +16,8 @@
 #include "kernel/vmm.h"
 #include "kernel/initramfs.h"
 #include "kernel/process.h"
+#include "kernel/realtime.h"
+#include "lib/util.h"
 #include "kernel/smp.h"
 #include "kernel/timer.h"
 #include "kernel/tick.h"
@@ -54,9 +56,9 @@ BOOT_PARAM_INT("sched_debug_every", sched_debug_every, 0, 3600,
 	       "dump the runqueues (as the 'd' key does) every this many seconds; 0 for never");
 static bool show_params;
 BOOT_PARAM_BOOL("help", show_params, "list every boot parameter at boot");
-static char init_path[256];
+static char init_path[1024];
 BOOT_PARAM_STRING("init", init_path,
-		  "run this program from the initramfs (init=/bin/hello), say how it ended, then power off");
+		  "run this program from the initramfs (init=/bin/hello, or init=\"/bin/x arg...\"), say how it ended, then power off");
 
 static uint8_t bsp_ist_stacks[IST_COUNT * IST_STACK_SIZE] __attribute__((aligned(16)));
 
@@ -69,11 +71,39 @@ static void periodic_sched_debug(void *arg)
 	}
 }
 
-/* init=: the first program (Linux's name for it) runs to its end; true if it could start. */
-static bool run_init_program(const char *path)
+/* Split line at its spaces, in place, into words and a NULL: how many, or
+ * -1 if there are more than max - 1. */
+static int split_words(char *line, const char *words[], int max)
 {
-	const char *const argv[] = { path, NULL };
+	int n = 0;
+	for (char *s = line; *s;) {
+		while (*s == ' ')
+			*s++ = '\0';
+		if (!*s)
+			break;
+		if (n == max - 1)
+			return -1;
+		words[n++] = s;
+		while (*s && *s != ' ')
+			s++;
+	}
+	words[n] = NULL;
+	return n;
+}
+
+/* init=: the first program (Linux's name for it) runs to its end; true if
+ * it could start. Words after the path are its arguments:
+ * init="/bin/runlist /peer/spawn count=10". */
+static bool run_init_program(char *line)
+{
+	const char *argv[128];
 	const char *const envp[] = { "HOME=/", "TERM=linux", NULL };
+	int words = split_words(line, argv, ARRAY_SIZE(argv));
+	if (words <= 0) {
+		pr_err("init: %s", words ? "more than 127 words" : "no program named");
+		return false;
+	}
+	const char *path = argv[0];
 	int status, pid = process_spawn(path, argv, envp);
 	if (pid < 0) {
 		pr_err("init: cannot run %s: error %d", path, -pid);
@@ -155,6 +185,7 @@ void __attribute__((noreturn)) kmain(uint64_t multiboot_info_phys)
 	initramfs_init();                               /* the files GRUB loaded: /bin/... */
 	acpi_init(boot_info.rsdp, boot_info.rsdp_len);  /* the CPUs, IOAPICs and HPET */
 	time_init(entry_tsc);                           /* clock_ns(), from the TSC */
+	realtime_init();                                /* the date, from the RTC */
 
 	pic_disable();                                  /* the 8259s, masked for good */
 	lapic_init_bsp();                               /* x2APIC or xAPIC */

@@ -1,9 +1,23 @@
 /*
  * User address spaces. The lower half of an address space's tables (the
- * first 256 top-level entries) is its own: every table and page there
- * belongs to it and goes with it. The upper half is copied from the
- * kernel's top-level table, whose entries all exist from boot on
- * (kernel/vmm.c), so nothing the kernel maps later is missing here.
+ * first 256 top-level entries) is its own: every table there belongs to it
+ * and goes with it, and so does every page it alone holds. The upper half
+ * is copied from the kernel's top-level table, whose entries all exist
+ * from boot on (kernel/vmm.c), so nothing the kernel maps later is missing
+ * here.
+ *
+ * A page-table entry of a mapped page always holds the page's address,
+ * even when it is not present (PROT_NONE): a region's pages are exactly its
+ * non-zero entries. Bit 9, which the CPU leaves to software, marks a
+ * copy-on-write entry: a private page that other address spaces may share
+ * since a fork, read-only here whatever the region allows, until a write
+ * makes it this address space's own (mm_fault(), mm_write()). Shared
+ * regions' pages are never copy-on-write: their writes are meant for all.
+ *
+ * TLB entries: only the CPU an address space runs on can have cached its
+ * entries (a switch to other tables drops them), and with one thread per
+ * process that is this CPU whenever its tables change, so an invlpg here
+ * is enough. Threads will need a shootdown to every CPU running the mm.
  */
 #include "kernel/mm.h"
 #include "kernel/pmm.h"
@@ -11,14 +25,23 @@
 #include "kernel/kmalloc.h"
 #include "kernel/errno.h"
 #include "kernel/panic.h"
+#include "kernel/percpu.h"
 #include "kernel/ktest.h"
 #include "sched/preempt.h"
 #include "arch/x86_64/paging.h"
 #include "arch/x86_64/cpu.h"
+#include "arch/x86_64/hooks.h"
 #include "lib/string.h"
 #include "lib/util.h"
 
 #define USER_HALF_ENTRIES 256             /* top-level entries 0..255: below 0x800000000000 */
+#define PTE_COW (1ULL << 9)               /* available to software: copy on write (above) */
+
+/* The page-fault error code's bits that matter here. */
+enum { FAULT_PRESENT = 1, FAULT_WRITE = 2, FAULT_USER = 4 };
+
+/* The address space each CPU runs on (NULL: the kernel's), which its CR3 holds. */
+static struct mm *active[MAX_CPUS];
 
 struct mm *mm_create(void)
 {
@@ -36,18 +59,20 @@ struct mm *mm_create(void)
 	return mm;
 }
 
-/* Free a table, and the tables and pages below it: depth 0 is a page
- * table, whose entries are pages. */
+static void *entry_page(uint64_t entry)
+{
+	return phys_to_virt(entry & PTE_ADDR_MASK);
+}
+
+/* Free a table and the tables below it, and drop the pages they map:
+ * depth 0 is a page table, whose entries are pages. */
 static void free_table(uint64_t *table, int depth)
 {
 	for (int i = 0; i < 512; i++) {
-		if (!(table[i] & PTE_PRESENT))
-			continue;
-		void *below = phys_to_virt(table[i] & PTE_ADDR_MASK);
-		if (depth > 0)
-			free_table(below, depth - 1);
-		else
-			page_free(below);
+		if (depth > 0 && (table[i] & PTE_PRESENT))
+			free_table(entry_page(table[i]), depth - 1);
+		else if (depth == 0 && table[i])
+			page_put(entry_page(table[i]));
 	}
 	page_free(table);
 }
@@ -58,7 +83,7 @@ void mm_destroy(struct mm *mm)
 		panic("mm_destroy: the address space is in use on this CPU");
 	for (int i = 0; i < USER_HALF_ENTRIES; i++)
 		if (mm->pml4[i] & PTE_PRESENT)
-			free_table(phys_to_virt(mm->pml4[i] & PTE_ADDR_MASK), 2);
+			free_table(entry_page(mm->pml4[i]), 2);
 	page_free(mm->pml4);
 	struct list_node *n, *tmp;
 	list_for_each_safe(n, tmp, &mm->regions)
@@ -66,14 +91,48 @@ void mm_destroy(struct mm *mm)
 	kfree(mm);
 }
 
-static uint64_t pte_flags(int prot)
+/* The entry for the page at phys, mapped with prot. A PROT_NONE entry is
+ * not present, so any access faults, but it keeps the page. */
+static uint64_t make_pte(uint64_t phys, int prot, bool cow)
 {
-	uint64_t flags = PTE_PRESENT | PTE_USER;
-	if (prot & PROT_WRITE)
-		flags |= PTE_WRITE;
+	if (prot == PROT_NONE)
+		return phys | (cow ? PTE_COW : 0);
+	uint64_t entry = phys | PTE_PRESENT | PTE_USER;
+	if ((prot & PROT_WRITE) && !cow)
+		entry |= PTE_WRITE;
+	if (cow)
+		entry |= PTE_COW;
 	if (!(prot & PROT_EXEC) && paging_nx_enabled())
-		flags |= PTE_NX;
-	return flags;
+		entry |= PTE_NX;
+	return entry;
+}
+
+/* The entry of the page at va, which lies in one of mm's regions, so is mapped. */
+static uint64_t *mapped_pte(struct mm *mm, uint64_t va)
+{
+	uint64_t *pte = paging_walk(mm->pml4, va, PAGE_TABLE_LEVEL, NULL);
+	if (!pte || !*pte)
+		panic("mm: no page at 0x%llx, inside a region", (unsigned long long)va);
+	return pte;
+}
+
+static struct mm_region *region_of(struct list_node *n)
+{
+	return list_entry(n, struct mm_region, node);
+}
+
+/* The region holding addr, or NULL. */
+static struct mm_region *region_at(struct mm *mm, uint64_t addr)
+{
+	struct list_node *n;
+	list_for_each(n, &mm->regions) {
+		struct mm_region *r = region_of(n);
+		if (addr < r->start)
+			return NULL;
+		if (addr < r->end)
+			return r;
+	}
+	return NULL;
 }
 
 /* Where [start, end) goes in the region list: the node to insert it
@@ -82,7 +141,7 @@ static struct list_node *insertion_point(struct mm *mm, uint64_t start, uint64_t
 {
 	struct list_node *n;
 	list_for_each(n, &mm->regions) {
-		struct mm_region *r = list_entry(n, struct mm_region, node);
+		struct mm_region *r = region_of(n);
 		if (r->start >= end)
 			return n;
 		if (r->end > start)
@@ -91,20 +150,38 @@ static struct list_node *insertion_point(struct mm *mm, uint64_t start, uint64_t
 	return &mm->regions;
 }
 
-/* Undo part of a mapping that ran out of memory: [start, end) was mapped
- * just now. If mm is this CPU's, the CPU may have cached a translation
- * (speculatively), so each goes from the TLB too. */
-static void unmap_new_pages(struct mm *mm, uint64_t start, uint64_t end)
+bool mm_range_free(struct mm *mm, uint64_t addr, size_t len)
 {
-	for (uint64_t va = start; va < end; va += PAGE_SIZE) {
-		uint64_t *pte = paging_walk(mm->pml4, va, PAGE_TABLE_LEVEL, NULL);
-		page_free(phys_to_virt(*pte & PTE_ADDR_MASK));
-		*pte = 0;
-		invlpg(va);
+	return insertion_point(mm, addr, addr + len) != NULL;
+}
+
+uint64_t mm_find_free(struct mm *mm, size_t len, uint64_t floor, uint64_t ceiling)
+{
+	/* Down the list: each gap [the region's end, the top so far). */
+	uint64_t top = ceiling;
+	for (struct list_node *n = mm->regions.prev;; n = n->prev) {
+		uint64_t bottom = n == &mm->regions ? floor : MAX(region_of(n)->end, floor);
+		if (bottom <= top && top - bottom >= len)
+			return top - len;
+		if (n == &mm->regions)
+			return 0;
+		top = MIN(top, region_of(n)->start);
 	}
 }
 
-int mm_map_anon(struct mm *mm, uint64_t addr, size_t len, int prot)
+/* Unmap [start, end), whose pages are mapped: drop them. */
+static void unmap_pages(struct mm *mm, uint64_t start, uint64_t end)
+{
+	for (uint64_t va = start; va < end; va += PAGE_SIZE) {
+		uint64_t *pte = mapped_pte(mm, va);
+		void *page = entry_page(*pte);
+		*pte = 0;
+		invlpg(va);
+		page_put(page);
+	}
+}
+
+int mm_map(struct mm *mm, uint64_t addr, size_t len, int prot, int flags)
 {
 	if (addr % PAGE_SIZE || len == 0 || !user_range_ok(addr, len))
 		return -EINVAL;
@@ -114,9 +191,8 @@ int mm_map_anon(struct mm *mm, uint64_t addr, size_t len, int prot)
 		return -EEXIST;
 	/* A run that continues the region before it, alike, just extends it
 	 * (the heap grows so). */
-	struct mm_region *prev = next->prev == &mm->regions ? NULL :
-				 list_entry(next->prev, struct mm_region, node);
-	bool extend = prev && prev->end == addr && prev->prot == prot;
+	struct mm_region *prev = next->prev == &mm->regions ? NULL : region_of(next->prev);
+	bool extend = prev && prev->end == addr && prev->prot == prot && prev->flags == flags;
 	struct mm_region *r = extend ? prev : kmalloc(sizeof(*r));
 	if (!r)
 		return -ENOMEM;
@@ -127,38 +203,232 @@ int mm_map_anon(struct mm *mm, uint64_t addr, size_t len, int prot)
 		if (!pte) {
 			if (page)
 				page_free(page);
-			unmap_new_pages(mm, addr, va);
+			unmap_pages(mm, addr, va);
 			if (!extend)
 				kfree(r);
 			return -ENOMEM;
 		}
-		*pte = virt_to_phys(page) | pte_flags(prot);
+		*pte = make_pte(virt_to_phys(page), prot, false);
 	}
 	if (extend) {
 		r->end = end;
 	} else {
-		*r = (struct mm_region){ .start = addr, .end = end, .prot = prot };
+		*r = (struct mm_region){ .start = addr, .end = end, .prot = prot, .flags = flags };
 		list_insert_between(&r->node, next->prev, next);
 	}
 	return 0;
 }
 
+/* Make a region start at addr, splitting the one addr falls inside, if
+ * any: false when out of memory. */
+static bool split_at(struct mm *mm, uint64_t addr)
+{
+	struct mm_region *r = region_at(mm, addr);
+	if (!r || r->start == addr)
+		return true;
+	struct mm_region *upper = kmalloc(sizeof(*upper));
+	if (!upper)
+		return false;
+	*upper = *r;
+	upper->start = addr;
+	r->end = addr;
+	list_insert_between(&upper->node, &r->node, r->node.next);
+	return true;
+}
+
+/* Is [addr, addr + len) page-aligned and inside the user half? Below
+ * USER_BASE counts: nothing is mapped there, but it is not the kernel's. */
+static bool aligned_user_range(uint64_t addr, size_t len)
+{
+	return addr % PAGE_SIZE == 0 && addr <= USER_TOP && len <= USER_TOP - addr;
+}
+
+int mm_unmap(struct mm *mm, uint64_t addr, size_t len)
+{
+	if (len == 0 || !aligned_user_range(addr, len))
+		return -EINVAL;
+	uint64_t end = PAGE_ALIGN_UP(addr + len);
+	if (!split_at(mm, addr) || !split_at(mm, end))
+		return -ENOMEM;
+	struct list_node *n, *tmp;
+	list_for_each_safe(n, tmp, &mm->regions) {
+		struct mm_region *r = region_of(n);
+		if (r->start >= end)
+			break;
+		if (r->end <= addr)
+			continue;
+		unmap_pages(mm, r->start, r->end);
+		list_remove(&r->node);
+		kfree(r);
+	}
+	return 0;
+}
+
+/* Is all of [start, end) mapped? */
+static bool range_mapped(struct mm *mm, uint64_t start, uint64_t end)
+{
+	uint64_t covered = start;             /* mapped up to here */
+	struct list_node *n;
+	list_for_each(n, &mm->regions) {
+		struct mm_region *r = region_of(n);
+		if (r->end <= covered)
+			continue;
+		if (r->start > covered)
+			return false;
+		covered = r->end;
+		if (covered >= end)
+			return true;
+	}
+	return false;
+}
+
+int mm_protect(struct mm *mm, uint64_t addr, size_t len, int prot)
+{
+	if (!aligned_user_range(addr, len))
+		return -EINVAL;
+	if (len == 0)
+		return 0;
+	uint64_t end = PAGE_ALIGN_UP(addr + len);
+	if (!range_mapped(mm, addr, end))
+		return -ENOMEM;
+	if (!split_at(mm, addr) || !split_at(mm, end))
+		return -ENOMEM;
+	for (struct mm_region *r = region_at(mm, addr); r && r->start < end; r = region_at(mm, r->end)) {
+		r->prot = prot;
+		for (uint64_t va = r->start; va < r->end; va += PAGE_SIZE) {
+			uint64_t *pte = mapped_pte(mm, va);
+			*pte = make_pte(*pte & PTE_ADDR_MASK, prot, *pte & PTE_COW);
+			invlpg(va);
+		}
+	}
+	return 0;
+}
+
+/* Share one region's pages with child, which has the region too:
+ * false when out of memory for child's tables. */
+static bool share_region(struct mm *parent, struct mm *child, const struct mm_region *r)
+{
+	for (uint64_t va = r->start; va < r->end; va += PAGE_SIZE) {
+		uint64_t *from = mapped_pte(parent, va);
+		uint64_t *to = paging_walk(child->pml4, va, PAGE_TABLE_LEVEL, page_alloc);
+		if (!to)
+			return false;
+		if (!(r->flags & MM_SHARED))
+			*from = make_pte(*from & PTE_ADDR_MASK, r->prot, true);
+		page_get(entry_page(*from));
+		*to = *from;
+	}
+	return true;
+}
+
+/* The parent's entries lost their write bit; if it runs on this CPU, its
+ * TLB may still hold them writable: reload CR3 to drop them all. */
+static void flush_if_active(struct mm *mm)
+{
+	uint64_t flags = irq_save();
+	if (active[this_cpu()->id] == mm)
+		write_cr3(virt_to_phys(mm->pml4));
+	irq_restore(flags);
+}
+
+struct mm *mm_fork(struct mm *parent)
+{
+	struct mm *child = mm_create();
+	if (!child)
+		return NULL;
+	child->entry = parent->entry;
+	child->start_stack = parent->start_stack;
+	child->brk_start = parent->brk_start;
+	child->brk = parent->brk;
+	child->brk_mapped = parent->brk_mapped;
+	bool ok = true;
+	struct list_node *n;
+	list_for_each(n, &parent->regions) {
+		struct mm_region *copy = kmalloc(sizeof(*copy));
+		if (!copy) {
+			ok = false;
+			break;
+		}
+		*copy = *region_of(n);
+		list_add_tail(&child->regions, &copy->node);
+		if (!(ok = share_region(parent, child, copy)))
+			break;
+	}
+	/* Also after a failure: the parent's pages shared so far stay
+	 * copy-on-write, which is harmless (its next write to each finds the
+	 * page its own again and just makes it writable). */
+	flush_if_active(parent);
+	if (!ok) {
+		mm_destroy(child);        /* drops every reference taken */
+		return NULL;
+	}
+	return child;
+}
+
+/* Make the copy-on-write page at va, whose entry is *pte, mm's own: the
+ * page itself if no one else holds it any more, else a copy. The entry
+ * then allows what its region's prot does. False when out of memory. */
+static bool unshare_page(uint64_t *pte, uint64_t va, int prot)
+{
+	void *page = entry_page(*pte);
+	/* Only its holders can add to a page's count (by forking): a count of
+	 * one, ours, stays one. */
+	if (page_ref_count(page) == 1) {
+		*pte = make_pte(*pte & PTE_ADDR_MASK, prot, false);
+		invlpg(va);
+		return true;
+	}
+	void *copy = page_alloc();
+	if (!copy)
+		return false;
+	memcpy(copy, page, PAGE_SIZE);
+	*pte = make_pte(virt_to_phys(copy), prot, false);
+	/* Before the put: once our reference is gone, the last holder may
+	 * write the page in place, and no stale entry here may still see it. */
+	invlpg(va);
+	page_put(page);
+	return true;
+}
+
 int mm_write(struct mm *mm, uint64_t addr, const void *src, size_t len)
 {
-	if (!user_range_ok(addr, len))
-		return -EFAULT;           /* the walk below would find the kernel's pages */
 	const uint8_t *from = src;
 	while (len > 0) {
-		uint64_t *pte = paging_walk(mm->pml4, addr, PAGE_TABLE_LEVEL, NULL);
-		if (!pte || !(*pte & PTE_PRESENT))
+		struct mm_region *r = region_at(mm, addr);
+		if (!r)
 			return -EFAULT;
+		uint64_t va = PAGE_ALIGN_DOWN(addr), *pte = mapped_pte(mm, va);
+		if ((*pte & PTE_COW) && !unshare_page(pte, va, r->prot))
+			return -ENOMEM;
 		size_t offset = addr % PAGE_SIZE, n = MIN(len, PAGE_SIZE - offset);
-		memcpy((uint8_t *)phys_to_virt(*pte & PTE_ADDR_MASK) + offset, from, n);
+		memcpy((uint8_t *)entry_page(*pte) + offset, from, n);
 		addr += n;
 		from += n;
 		len -= n;
 	}
 	return 0;
+}
+
+bool mm_fault(struct mm *mm, uint64_t addr, uint64_t error_code)
+{
+	/* A copy-on-write page is present and read-only: only a write to a
+	 * present page can be its fault. */
+	if ((error_code & (FAULT_PRESENT | FAULT_WRITE)) != (FAULT_PRESENT | FAULT_WRITE))
+		return false;
+	struct mm_region *r = region_at(mm, addr);
+	if (!r || !(r->prot & PROT_WRITE))
+		return false;
+	uint64_t va = PAGE_ALIGN_DOWN(addr), *pte = mapped_pte(mm, va);
+	return (*pte & PTE_COW) && unshare_page(pte, va, r->prot);
+}
+
+/* The page-fault hook (arch/x86_64/hooks.h): the fault is in the address
+ * space this CPU runs on, whether ring 3 or the kernel's user copies
+ * touched it (CR0.WP: the kernel's writes obey read-only entries too). */
+bool page_fault_resolved(uint64_t addr, uint64_t error_code)
+{
+	struct mm *mm = active[this_cpu()->id];
+	return mm && mm_fault(mm, addr, error_code);
 }
 
 uint64_t mm_brk(struct mm *mm, uint64_t addr)
@@ -167,6 +437,7 @@ uint64_t mm_brk(struct mm *mm, uint64_t addr)
 		return mm->brk;
 	uint64_t need = PAGE_ALIGN_UP(addr);
 	if (need > mm->brk_mapped) {
+		/* -EEXIST too: an mmap region above the heap stops it, as on Linux. */
 		if (mm_map_anon(mm, mm->brk_mapped, need - mm->brk_mapped, PROT_READ | PROT_WRITE) < 0)
 			return mm->brk;
 		mm->brk_mapped = need;
@@ -177,8 +448,9 @@ uint64_t mm_brk(struct mm *mm, uint64_t addr)
 	return addr;
 }
 
-void mm_activate(const struct mm *mm)
+void mm_activate(struct mm *mm)
 {
+	active[this_cpu()->id] = mm;
 	arch_switch_address_space(mm ? virt_to_phys(mm->pml4) : vmm_kernel_pml4_phys());
 }
 
@@ -254,5 +526,229 @@ KTEST(mm, brk_grows_within_its_bounds)
 	KEXPECT_EQ(t, mm_brk(mm, 0x801000), 0x801000);                /* shrinks */
 	KEXPECT_EQ(t, mm_brk(mm, 0x802800), 0x802800);                /* and grows on its pages */
 	KEXPECT_EQ(t, mm_write(mm, 0x802000, "x", 1), 0);
+	mm_destroy(mm);
+}
+
+/* The entry mapping va in mm, 0 if there is none. */
+static uint64_t entry_at(struct mm *mm, uint64_t va)
+{
+	uint64_t *pte = paging_walk(mm->pml4, va, PAGE_TABLE_LEVEL, NULL);
+	return pte ? *pte : 0;
+}
+
+#define WRITE_FAULT (FAULT_USER | FAULT_PRESENT | FAULT_WRITE)
+
+KTEST(mm, fork_shares_pages_until_one_writes)
+{
+	size_t before = pages_in_use();
+	struct mm *parent = mm_create();
+	KASSERT(t, parent != NULL);
+	KASSERT(t, mm_map_anon(parent, 0x400000, PAGE_SIZE, PROT_READ | PROT_EXEC) == 0);
+	KASSERT(t, mm_map_anon(parent, 0x600000, PAGE_SIZE, PROT_READ | PROT_WRITE) == 0);
+	KASSERT(t, mm_write(parent, 0x600000, "parent", 7) == 0);
+	parent->brk_start = parent->brk = parent->brk_mapped = 0x601000;
+	struct mm *child = mm_fork(parent);
+	KASSERT(t, child != NULL);
+	KEXPECT_EQ(t, child->brk, 0x601000);
+
+	uint64_t text = entry_at(parent, 0x400000), data = entry_at(parent, 0x600000);
+	KEXPECT_EQ(t, entry_at(child, 0x400000), text);           /* the same pages, mapped alike */
+	KEXPECT_EQ(t, entry_at(child, 0x600000), data);
+	KEXPECT(t, (data & PTE_COW) && !(data & PTE_WRITE));      /* read-only in both */
+	KEXPECT_EQ(t, page_ref_count(entry_page(text)), 2);
+	KEXPECT_EQ(t, page_ref_count(entry_page(data)), 2);
+
+	/* Only a write to a copy-on-write page is resolved. */
+	KEXPECT(t, !mm_fault(child, 0x600000, FAULT_USER | FAULT_WRITE));      /* not present */
+	KEXPECT(t, !mm_fault(child, 0x600000, FAULT_USER | FAULT_PRESENT));    /* a read */
+	KEXPECT(t, !mm_fault(child, 0x400000, WRITE_FAULT));                   /* a read-only region */
+	KEXPECT(t, !mm_fault(child, 0x700000, WRITE_FAULT));                   /* nothing there */
+	KEXPECT_EQ(t, entry_at(child, 0x600000), data);
+
+	/* The child writes first: it gets a copy. Then the parent holds the
+	 * page alone, and its write just makes the page writable again. */
+	KEXPECT(t, mm_fault(child, 0x600010, WRITE_FAULT));
+	uint64_t copy = entry_at(child, 0x600000);
+	KEXPECT(t, (copy & PTE_ADDR_MASK) != (data & PTE_ADDR_MASK));
+	KEXPECT(t, (copy & PTE_WRITE) && !(copy & PTE_COW));
+	KEXPECT(t, strcmp(entry_page(copy), "parent") == 0);
+	KEXPECT_EQ(t, page_ref_count(entry_page(data)), 1);
+	KEXPECT(t, mm_fault(parent, 0x600000, FAULT_PRESENT | FAULT_WRITE));   /* the kernel's write */
+	uint64_t own = entry_at(parent, 0x600000);
+	KEXPECT_EQ(t, own & PTE_ADDR_MASK, data & PTE_ADDR_MASK);
+	KEXPECT(t, (own & PTE_WRITE) && !(own & PTE_COW));
+
+	mm_destroy(parent);
+	KEXPECT_EQ(t, page_ref_count(entry_page(text)), 1);       /* the child's alone */
+	mm_destroy(child);
+	KEXPECT_EQ(t, pages_in_use(), before);
+}
+
+KTEST(mm, mm_write_copies_a_shared_page_first)
+{
+	size_t before = pages_in_use();
+	struct mm *parent = mm_create();
+	KASSERT(t, parent != NULL);
+	KASSERT(t, mm_map_anon(parent, 0x400000, 2 * PAGE_SIZE, PROT_READ | PROT_WRITE) == 0);
+	KASSERT(t, mm_write(parent, 0x400ffe, "old", 4) == 0);      /* across both pages */
+	struct mm *child = mm_fork(parent);
+	KASSERT(t, child != NULL);
+	struct mm *grandchild = mm_fork(child);
+	KASSERT(t, grandchild != NULL);
+	KEXPECT_EQ(t, page_ref_count(entry_page(entry_at(parent, 0x400000))), 3);
+
+	KEXPECT_EQ(t, mm_write(child, 0x400ffe, "new", 4), 0);
+	KEXPECT(t, memcmp((char *)entry_page(entry_at(parent, 0x400000)) + 0xffe, "ol", 2) == 0);
+	KEXPECT(t, strcmp(entry_page(entry_at(parent, 0x401000)), "d") == 0);
+	KEXPECT(t, memcmp((char *)entry_page(entry_at(child, 0x400000)) + 0xffe, "ne", 2) == 0);
+	KEXPECT(t, strcmp(entry_page(entry_at(child, 0x401000)), "w") == 0);
+
+	/* Each goes, in no particular order; the others' pages stay. */
+	mm_destroy(child);
+	KEXPECT(t, strcmp(entry_page(entry_at(grandchild, 0x401000)), "d") == 0);
+	KEXPECT_EQ(t, page_ref_count(entry_page(entry_at(grandchild, 0x401000))), 2);
+	mm_destroy(parent);
+	KEXPECT_EQ(t, page_ref_count(entry_page(entry_at(grandchild, 0x401000))), 1);
+	mm_destroy(grandchild);
+	KEXPECT_EQ(t, pages_in_use(), before);
+}
+
+KTEST(mm, shared_regions_stay_shared_after_fork)
+{
+	size_t before = pages_in_use();
+	struct mm *parent = mm_create();
+	KASSERT(t, parent != NULL);
+	KASSERT(t, mm_map(parent, 0x400000, PAGE_SIZE, PROT_READ | PROT_WRITE, MM_SHARED) == 0);
+	struct mm *child = mm_fork(parent);
+	KASSERT(t, child != NULL);
+	uint64_t entry = entry_at(parent, 0x400000);
+	KEXPECT_EQ(t, entry_at(child, 0x400000), entry);
+	KEXPECT(t, (entry & PTE_WRITE) && !(entry & PTE_COW));
+	KEXPECT_EQ(t, mm_write(child, 0x400000, "for both", 9), 0);
+	KEXPECT(t, strcmp(entry_page(entry_at(parent, 0x400000)), "for both") == 0);
+	KEXPECT(t, !mm_fault(child, 0x400000, WRITE_FAULT));      /* writable: no fault to resolve */
+	KEXPECT_EQ(t, list_first_entry(&child->regions, struct mm_region, node)->flags, MM_SHARED);
+	mm_destroy(parent);
+	mm_destroy(child);
+	KEXPECT_EQ(t, pages_in_use(), before);
+}
+
+/* mm's regions are exactly these [start, end, prot) triples, in order. */
+static void expect_regions(struct ktest_ctx *t, struct mm *mm, const uint64_t (*expect)[3], size_t count)
+{
+	size_t i = 0;
+	struct list_node *n;
+	list_for_each(n, &mm->regions) {
+		struct mm_region *r = region_of(n);
+		KASSERT(t, i < count);
+		KEXPECT_EQ(t, r->start, expect[i][0]);
+		KEXPECT_EQ(t, r->end, expect[i][1]);
+		KEXPECT_EQ(t, r->prot, expect[i][2]);
+		i++;
+	}
+	KEXPECT_EQ(t, i, count);
+}
+
+KTEST(mm, unmap_splits_regions_and_frees_pages)
+{
+	size_t before = pages_in_use();
+	struct mm *mm = mm_create();
+	KASSERT(t, mm != NULL);
+	KASSERT(t, mm_map_anon(mm, 0x400000, 4 * PAGE_SIZE, PROT_READ) == 0);
+	size_t mapped = pages_in_use();
+	KEXPECT_EQ(t, mm_unmap(mm, 0x401000, 2 * PAGE_SIZE - 100), 0);    /* the length rounds up */
+	static const uint64_t ends[][3] = { { 0x400000, 0x401000, PROT_READ }, { 0x403000, 0x404000, PROT_READ } };
+	expect_regions(t, mm, ends, ARRAY_SIZE(ends));
+	KEXPECT_EQ(t, entry_at(mm, 0x401000), 0);
+	KEXPECT_EQ(t, entry_at(mm, 0x402000), 0);
+	KEXPECT_EQ(t, pages_in_use(), mapped - 2);
+	KEXPECT_EQ(t, mm_write(mm, 0x401000, "x", 1), -EFAULT);
+
+	KEXPECT_EQ(t, mm_unmap(mm, 0x500000, PAGE_SIZE), 0);             /* nothing there */
+	KEXPECT_EQ(t, mm_unmap(mm, 0x400800, PAGE_SIZE), -EINVAL);
+	KEXPECT_EQ(t, mm_unmap(mm, 0x400000, 0), -EINVAL);
+	KEXPECT_EQ(t, mm_unmap(mm, USER_TOP - PAGE_SIZE, 2 * PAGE_SIZE), -EINVAL);
+	KEXPECT_EQ(t, mm_unmap(mm, 0x3ff000, 0x10000), 0);               /* both, and the gaps */
+	KEXPECT(t, list_empty(&mm->regions));
+	mm_destroy(mm);
+	KEXPECT_EQ(t, pages_in_use(), before);
+}
+
+KTEST(mm, protect_splits_regions_and_keeps_copy_on_write)
+{
+	size_t before = pages_in_use();
+	struct mm *mm = mm_create();
+	KASSERT(t, mm != NULL);
+	KASSERT(t, mm_map_anon(mm, 0x400000, 3 * PAGE_SIZE, PROT_READ | PROT_WRITE) == 0);
+	KEXPECT_EQ(t, mm_protect(mm, 0x401000, PAGE_SIZE, PROT_READ), 0);
+	static const uint64_t split[][3] = {
+		{ 0x400000, 0x401000, PROT_READ | PROT_WRITE }, { 0x401000, 0x402000, PROT_READ },
+		{ 0x402000, 0x403000, PROT_READ | PROT_WRITE },
+	};
+	expect_regions(t, mm, split, ARRAY_SIZE(split));
+	KEXPECT(t, !(entry_at(mm, 0x401000) & PTE_WRITE));
+	KEXPECT(t, entry_at(mm, 0x402000) & PTE_WRITE);
+
+	KEXPECT_EQ(t, mm_protect(mm, 0x400000, 4 * PAGE_SIZE, PROT_READ), -ENOMEM);   /* runs past the end */
+	KEXPECT(t, entry_at(mm, 0x400000) & PTE_WRITE);                 /* and changed nothing */
+	KEXPECT_EQ(t, mm_protect(mm, 0x400001, PAGE_SIZE, PROT_READ), -EINVAL);
+	KEXPECT_EQ(t, mm_protect(mm, 0x500000, 0, PROT_READ), 0);        /* nothing to do */
+	KEXPECT_EQ(t, mm_protect(mm, 0x402000, PAGE_SIZE, PROT_NONE), 0);
+	uint64_t none = entry_at(mm, 0x402000);
+	KEXPECT(t, none != 0 && !(none & PTE_PRESENT));                  /* inaccessible, still held */
+
+	/* Copy-on-write pages stay read-only whatever the region allows. */
+	struct mm *child = mm_fork(mm);
+	KASSERT(t, child != NULL);
+	KEXPECT_EQ(t, mm_protect(child, 0x400000, 3 * PAGE_SIZE, PROT_READ | PROT_WRITE), 0);
+	for (uint64_t va = 0x400000; va < 0x403000; va += PAGE_SIZE) {
+		uint64_t e = entry_at(child, va);
+		KEXPECT(t, (e & PTE_PRESENT) && (e & PTE_COW) && !(e & PTE_WRITE));
+	}
+	KEXPECT(t, mm_fault(child, 0x402000, WRITE_FAULT));              /* once PROT_NONE in the parent */
+	KEXPECT(t, entry_at(child, 0x402000) & PTE_WRITE);
+	KEXPECT(t, !(entry_at(mm, 0x402000) & PTE_PRESENT));
+	mm_destroy(child);
+	mm_destroy(mm);
+	KEXPECT_EQ(t, pages_in_use(), before);
+}
+
+KTEST(mm, kernel_write_to_a_copy_on_write_page_copies_it)
+{
+	struct mm *parent = mm_create();
+	KASSERT(t, parent != NULL);
+	KASSERT(t, mm_map_anon(parent, 0x400000, PAGE_SIZE, PROT_READ | PROT_WRITE) == 0);
+	KASSERT(t, mm_write(parent, 0x400000, "parent", 7) == 0);
+	struct mm *child = mm_fork(parent);
+	KASSERT(t, child != NULL);
+
+	/* As a system call of the child's would: CR0.WP makes the kernel's
+	 * write fault on the read-only entry, and the fault hook resolves it. */
+	preempt_disable();                /* a switch back to this task would load the kernel's tables */
+	mm_activate(child);
+	int err = copy_to_user((void *)0x400000, "child", 6);
+	mm_activate(NULL);
+	preempt_enable();
+	KEXPECT_EQ(t, err, 0);
+	KEXPECT(t, strcmp(entry_page(entry_at(child, 0x400000)), "child") == 0);
+	KEXPECT(t, strcmp(entry_page(entry_at(parent, 0x400000)), "parent") == 0);
+	mm_destroy(child);
+	mm_destroy(parent);
+}
+
+KTEST(mm, free_ranges_are_found_top_down)
+{
+	struct mm *mm = mm_create();
+	KASSERT(t, mm != NULL);
+	KASSERT(t, mm_map_anon(mm, 0x400000, PAGE_SIZE, PROT_READ) == 0);
+	KASSERT(t, mm_map_anon(mm, 0x600000, PAGE_SIZE, PROT_READ) == 0);
+	KEXPECT_EQ(t, mm_find_free(mm, PAGE_SIZE, 0x400000, 0x700000), 0x6ff000);
+	KEXPECT_EQ(t, mm_find_free(mm, 0x1ff000, 0x400000, 0x700000), 0x401000);    /* the gap between */
+	KEXPECT_EQ(t, mm_find_free(mm, 0x200000, 0x400000, 0x700000), 0);
+	KEXPECT_EQ(t, mm_find_free(mm, PAGE_SIZE, 0x400000, 0x601000), 0x5ff000);   /* the ceiling in a region */
+	KEXPECT_EQ(t, mm_find_free(mm, PAGE_SIZE, 0x700000, 0x800000), 0x7ff000);   /* all above */
+	KEXPECT_EQ(t, mm_find_free(mm, 0x2000, 0x3ff000, 0x401000), 0);             /* the floor counts */
+	KEXPECT(t, mm_range_free(mm, 0x401000, 0x1ff000));
+	KEXPECT(t, !mm_range_free(mm, 0x401000, 0x200000));
 	mm_destroy(mm);
 }

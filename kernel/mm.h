@@ -5,6 +5,11 @@
  * running the program changes it once it runs, so it has no lock yet
  * (threads will need one).
  *
+ * Pages may be shared between address spaces (kernel/pmm.h counts their
+ * holders). mm_fork() shares all of them: a shared region's (MAP_SHARED)
+ * stay writable in both; a private region's become copy-on-write, read-only
+ * in both until a write faults and mm_fault() gives the writer a copy.
+ *
  * The user half, top down (docs/userspace.md draws it):
  *
  *   USER_TOP        0x800000000000  the first non-canonical address
@@ -12,12 +17,13 @@
  *                                   ends at the edge (the SYSRET hazard)
  *   USER_STACK_TOP  0x7ffffffff000  the stack grows down from here, up to
  *                                   USER_STACK_MAX, then a guard gap
- *   USER_HEAP_END   0x7fffff6ff000  programs and their brk heap stay below
+ *   USER_HEAP_END   0x7fffff6ff000  programs, the brk heap and mmap's picks stay below
  *                   0x555555554000  static-pie programs (kernel/exec.c)
  *                   0x000000400000  ordinary static programs (their link address)
  *   USER_BASE       0x000000010000  nothing below: a NULL pointer faults
  */
 #pragma once
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "lib/list.h"
@@ -29,13 +35,19 @@
 #define USER_STACK_GAP (1UL << 20)        /* never mapped: a stack overflow faults (Linux's guard gap) */
 #define USER_HEAP_END  (USER_STACK_TOP - USER_STACK_MAX - USER_STACK_GAP)
 
-enum { PROT_READ = 1, PROT_WRITE = 2, PROT_EXEC = 4 };   /* Linux's values; x86 pages are always readable */
+/* Linux's values. Any mapped x86 page is readable: PROT_WRITE and PROT_EXEC
+ * imply PROT_READ. PROT_NONE (0) pages are mapped but inaccessible. */
+enum { PROT_NONE = 0, PROT_READ = 1, PROT_WRITE = 2, PROT_EXEC = 4 };
 
-/* A run of pages mapped alike. */
+enum { MM_SHARED = 1 };                   /* a region's flags: MAP_SHARED (else private) */
+
+/* A run of pages mapped alike. Every page in it is mapped, from the start:
+ * nothing is paged in on demand yet. */
 struct mm_region {
 	struct list_node node;            /* in mm->regions, in address order */
 	uint64_t start, end;              /* [start, end), page-aligned */
 	int prot;
+	int flags;
 };
 
 struct mm {
@@ -47,18 +59,56 @@ struct mm {
 };
 
 struct mm *mm_create(void);               /* NULL when out of memory */
-void mm_destroy(struct mm *mm);           /* frees every page and table; not the running address space */
+/* Frees its tables and drops its pages (a page others share stays theirs);
+ * not the running address space. */
+void mm_destroy(struct mm *mm);
 
-/* Map zeroed pages at [addr, addr + len), page-aligned: 0, -EINVAL outside the
- * user half, -EEXIST if something is mapped there, -ENOMEM. */
-int mm_map_anon(struct mm *mm, uint64_t addr, size_t len, int prot);
+/* A copy of parent, for fork(): its regions and heap, every page shared
+ * (see above). NULL when out of memory, with nothing left over. Called by
+ * the parent's own task, or while the parent does not run. */
+struct mm *mm_fork(struct mm *parent);
+
+/* Map zeroed pages at [addr, addr + len), addr page-aligned; flags 0 or
+ * MM_SHARED: 0, -EINVAL outside the user half, -EEXIST if something is
+ * mapped there, -ENOMEM. */
+int mm_map(struct mm *mm, uint64_t addr, size_t len, int prot, int flags);
+static inline int mm_map_anon(struct mm *mm, uint64_t addr, size_t len, int prot)
+{
+	return mm_map(mm, addr, len, prot, 0);
+}
+
+/* munmap(): unmap whatever is mapped in [addr, addr + len), addr
+ * page-aligned, splitting regions at the edges: 0 (also if nothing was
+ * there), -EINVAL (unaligned, empty or outside the user half), -ENOMEM. */
+int mm_unmap(struct mm *mm, uint64_t addr, size_t len);
+
+/* mprotect(): give [addr, addr + len) the protection prot, splitting regions
+ * at the edges; copy-on-write pages stay read-only until written. 0, -EINVAL
+ * (unaligned, or outside the user half), -ENOMEM (some of it is not mapped,
+ * or no memory to split). */
+int mm_protect(struct mm *mm, uint64_t addr, size_t len, int prot);
+
+/* Is nothing mapped in [addr, addr + len)? */
+bool mm_range_free(struct mm *mm, uint64_t addr, size_t len);
+/* The highest addr with [addr, addr + len) free and inside [floor, ceiling),
+ * all page-aligned; 0 if there is none. */
+uint64_t mm_find_free(struct mm *mm, size_t len, uint64_t floor, uint64_t ceiling);
 
 /* Copy into mapped pages of mm, through the direct map (mm need not be the
- * running address space): 0 or -EFAULT. */
+ * running address space), whatever their protection: exec fills read-only
+ * text so. A copy-on-write page is first made mm's own, as a write fault
+ * would. 0, -EFAULT, -ENOMEM. */
 int mm_write(struct mm *mm, uint64_t addr, const void *src, size_t len);
+
+/* A page fault at addr in mm, with the CPU's error code: true if it is
+ * resolved (a write to a copy-on-write page: mm now has its own copy) and
+ * the access should be retried; false if it is a real fault. Interrupts
+ * off; never sleeps. */
+bool mm_fault(struct mm *mm, uint64_t addr, uint64_t error_code);
 
 /* brk(): move the heap's end to addr, if it can; returns the end now. */
 uint64_t mm_brk(struct mm *mm, uint64_t addr);
 
-/* This CPU uses mm's page tables from now on; NULL: the kernel's. */
-void mm_activate(const struct mm *mm);
+/* This CPU uses mm's page tables from now on; NULL: the kernel's.
+ * Interrupts or preemption off. */
+void mm_activate(struct mm *mm);

@@ -15,6 +15,7 @@
 #define LOW_MEMORY_END      (1ULL << 20)
 
 static uint8_t *bitmap;               /* bit set = page in use or not RAM */
+static uint32_t *refs;                /* per page: its holders; 0 when free (and for pages never handed out) */
 static size_t npages;                 /* pages the bitmap covers */
 static size_t free_pages, total_pages;
 static size_t search_hint;            /* where the last allocation ended */
@@ -25,6 +26,9 @@ static void mark_used(size_t pfn) { bitmap[pfn / 8] |= (uint8_t)(1u << (pfn % 8)
 static void mark_free(size_t pfn) { bitmap[pfn / 8] &= (uint8_t)~(1u << (pfn % 8)); }
 
 uint64_t pmm_max_phys(void) { return (uint64_t)npages << PAGE_SHIFT; }
+
+/* The bookkeeping's bytes: the reference counts, then the bitmap. */
+static size_t metadata_bytes(void) { return npages * sizeof(*refs) + (npages + 7) / 8; }
 
 static void reserve_range(uint64_t start, uint64_t end)
 {
@@ -58,23 +62,25 @@ void pmm_init(void)
 			top = r->base + r->length;
 	}
 	npages = PAGE_ALIGN_DOWN(top) >> PAGE_SHIFT;
-	size_t bitmap_bytes = (npages + 7) / 8;
+	size_t bytes = metadata_bytes();
 
-	/* Put the bitmap in the first usable region above the kernel that holds
-	 * it, clear of the modules (GRUB tends to load them right after the kernel). */
+	/* Put the bookkeeping in the first usable region above the kernel that
+	 * holds it, clear of the modules (GRUB tends to load them right after
+	 * the kernel). */
 	uint64_t kernel_end = (uint64_t)__kernel_phys_end;
-	for (int i = 0; i < boot_info.nmem && !bitmap; i++) {
+	for (int i = 0; i < boot_info.nmem && !refs; i++) {
 		const struct mem_region *r = &boot_info.mem[i];
-		uint64_t start = past_boot_modules(PAGE_ALIGN_UP(r->base > kernel_end ? r->base : kernel_end),
-						   bitmap_bytes);
-		if (r->type == MEM_USABLE && start + bitmap_bytes <= r->base + r->length &&
-		    start + bitmap_bytes <= BOOT_DIRECT_MAP_END)
-			bitmap = phys_to_virt(start);
+		uint64_t start = past_boot_modules(PAGE_ALIGN_UP(r->base > kernel_end ? r->base : kernel_end), bytes);
+		if (r->type == MEM_USABLE && start + bytes <= r->base + r->length &&
+		    start + bytes <= BOOT_DIRECT_MAP_END)
+			refs = phys_to_virt(start);
 	}
-	if (!bitmap)
-		panic("pmm: no room for a %zu-byte page bitmap", bitmap_bytes);
+	if (!refs)
+		panic("pmm: no room for %zu bytes of page bitmap and reference counts", bytes);
+	bitmap = (uint8_t *)(refs + npages);
 
-	memset(bitmap, 0xff, bitmap_bytes);
+	memset(refs, 0, npages * sizeof(*refs));
+	memset(bitmap, 0xff, (npages + 7) / 8);
 	for (int i = 0; i < boot_info.nmem; i++) {
 		const struct mem_region *r = &boot_info.mem[i];
 		if (r->type != MEM_USABLE)
@@ -90,12 +96,12 @@ void pmm_init(void)
 	}
 	reserve_range(0, LOW_MEMORY_END);
 	reserve_range((uint64_t)__kernel_phys_start, kernel_end);
-	reserve_range(virt_to_phys(bitmap), virt_to_phys(bitmap) + bitmap_bytes);
+	reserve_range(virt_to_phys(refs), virt_to_phys(refs) + bytes);
 	for (int i = 0; i < boot_info.nmodules; i++)      /* the initrd is read in place */
 		reserve_range(boot_info.modules[i].start, boot_info.modules[i].end);
 	total_pages = free_pages;
-	pr_info("pmm: %zu pages (%zu MiB) free, bitmap of %zu KiB", free_pages, free_pages >> 8,
-		bitmap_bytes >> 10);
+	pr_info("pmm: %zu pages (%zu MiB) free, bitmap and reference counts %zu KiB", free_pages,
+		free_pages >> 8, bytes >> 10);
 }
 
 /* Find `count` free pages in a row, starting the search at the hint. */
@@ -117,8 +123,10 @@ void *pages_alloc(size_t count)
 	uint64_t flags = spin_lock_irqsave(&pmm_lock);
 	size_t first = count <= free_pages ? find_free_run(count) : SIZE_MAX;
 	if (first != SIZE_MAX) {
-		for (size_t pfn = first; pfn < first + count; pfn++)
+		for (size_t pfn = first; pfn < first + count; pfn++) {
 			mark_used(pfn);
+			refs[pfn] = 1;
+		}
 		free_pages -= count;
 		search_hint = first + count;
 	}
@@ -131,21 +139,66 @@ void *pages_alloc(size_t count)
 	return p;
 }
 
-void pages_free(void *first, size_t count)
+/* The page number of `count` pages from `first`, which `who` was given. */
+static size_t page_number(const char *who, const void *first, size_t count)
 {
 	uint64_t phys = virt_to_phys(first);
-	size_t pfn0 = phys >> PAGE_SHIFT;
-	if ((phys & (PAGE_SIZE - 1)) || pfn0 + count > npages)
-		panic("pages_free: %p is not a page this allocator gave out", first);
+	size_t pfn = phys >> PAGE_SHIFT;
+	if ((phys & (PAGE_SIZE - 1)) || pfn + count > npages)
+		panic("%s: %p is not a page this allocator gave out", who, first);
+	return pfn;
+}
 
+/* Pages nobody holds any more go back; pmm_lock held. */
+static void give_back(size_t pfn0, size_t count)
+{
+	for (size_t pfn = pfn0; pfn < pfn0 + count; pfn++)
+		mark_free(pfn);
+	free_pages += count;
+}
+
+void pages_free(void *first, size_t count)
+{
+	size_t pfn0 = page_number("pages_free", first, count);
 	uint64_t flags = spin_lock_irqsave(&pmm_lock);
 	for (size_t pfn = pfn0; pfn < pfn0 + count; pfn++) {
-		if (!page_used(pfn))
-			panic("pages_free: page 0x%llx freed twice", (unsigned long long)pfn << PAGE_SHIFT);
-		mark_free(pfn);
+		if (refs[pfn] != 1)
+			panic("pages_free: page 0x%llx is %s", (unsigned long long)pfn << PAGE_SHIFT,
+			      refs[pfn] ? "still shared" : "not in use (freed twice?)");
+		refs[pfn] = 0;
 	}
-	free_pages += count;
+	give_back(pfn0, count);
 	spin_unlock_irqrestore(&pmm_lock, flags);
+}
+
+/* The counts change without the lock, atomically: a shared page's holders
+ * are address spaces on any CPU. Only the last put takes the lock, to give
+ * the page back. */
+void page_get(void *page)
+{
+	size_t pfn = page_number("page_get", page, 1);
+	if (__atomic_fetch_add(&refs[pfn], 1, __ATOMIC_RELAXED) == 0)
+		panic("page_get: page 0x%llx is not in use", (unsigned long long)pfn << PAGE_SHIFT);
+}
+
+void page_put(void *page)
+{
+	size_t pfn = page_number("page_put", page, 1);
+	/* Release, and acquire for the last: every holder's use of the page
+	 * is over before it is given out again. */
+	uint32_t left = __atomic_sub_fetch(&refs[pfn], 1, __ATOMIC_ACQ_REL);
+	if (left == UINT32_MAX)
+		panic("page_put: page 0x%llx is not in use", (unsigned long long)pfn << PAGE_SHIFT);
+	if (left > 0)
+		return;
+	uint64_t flags = spin_lock_irqsave(&pmm_lock);
+	give_back(pfn, 1);
+	spin_unlock_irqrestore(&pmm_lock, flags);
+}
+
+unsigned page_ref_count(const void *page)
+{
+	return __atomic_load_n(&refs[page_number("page_ref_count", page, 1)], __ATOMIC_ACQUIRE);
 }
 
 void *page_alloc(void) { return pages_alloc(1); }
@@ -186,6 +239,24 @@ KTEST(pmm, pages_are_zeroed_and_distinct)
 	page_free(c);
 }
 
+KTEST(pmm, shared_page_goes_with_its_last_holder)
+{
+	size_t before = pmm_free_pages();
+	void *page = page_alloc();
+	KASSERT(t, page != NULL);
+	KEXPECT_EQ(t, page_ref_count(page), 1);
+	page_get(page);
+	page_get(page);
+	KEXPECT_EQ(t, page_ref_count(page), 3);
+	page_put(page);
+	page_put(page);
+	KEXPECT_EQ(t, pmm_free_pages(), before - 1);    /* one holder left */
+	KEXPECT_EQ(t, page_ref_count(page), 1);
+	page_put(page);
+	KEXPECT_EQ(t, page_ref_count(page), 0);
+	KEXPECT_EQ(t, pmm_free_pages(), before);
+}
+
 KTEST(pmm, all_ram_is_reachable)
 {
 	/* The last page of RAM, through the direct map (beyond 4 GiB it is
@@ -209,11 +280,11 @@ KTEST(pmm, boot_modules_are_kept)
 {
 	if (boot_info.nmodules == 0)
 		KSKIP(t, "no boot module");
-	uint64_t bitmap_start = virt_to_phys(bitmap), bitmap_end = bitmap_start + (npages + 7) / 8;
+	uint64_t metadata_start = virt_to_phys(refs), metadata_end = metadata_start + metadata_bytes();
 	size_t free_module_pages = 0;
 	for (int i = 0; i < boot_info.nmodules; i++) {
 		const struct boot_module *m = &boot_info.modules[i];
-		KEXPECT(t, bitmap_end <= m->start || m->end <= bitmap_start);
+		KEXPECT(t, metadata_end <= m->start || m->end <= metadata_start);
 		for (uint64_t pfn = m->start >> PAGE_SHIFT; pfn < PAGE_ALIGN_UP(m->end) >> PAGE_SHIFT; pfn++)
 			free_module_pages += !page_used(pfn);
 	}

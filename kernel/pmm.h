@@ -1,6 +1,11 @@
 /*
  * The physical page allocator: one bit per 4 KiB page of RAM, set when the
  * page is in use. Pages are handed out as direct-map addresses, zeroed.
+ *
+ * Each page also has a reference count, so that several address spaces can
+ * share it (fork's copy-on-write pages, shared mappings): a page comes with
+ * one reference, page_get() adds one, page_put() drops one and frees the
+ * page with the last. page_free() is for a page nobody shares.
  */
 #pragma once
 #include <stddef.h>
@@ -8,7 +13,10 @@
 
 void pmm_init(void);                  /* from boot_info's memory map */
 void *page_alloc(void);               /* NULL when memory is exhausted */
-void page_free(void *page);
+void page_free(void *page);           /* it must have exactly one reference */
+void page_get(void *page);
+void page_put(void *page);
+unsigned page_ref_count(const void *page);
 void *pages_alloc(size_t count);      /* physically contiguous */
 void pages_free(void *first, size_t count);
 size_t pmm_free_pages(void);

@@ -1,12 +1,18 @@
 /*
- * Processes as tasks. process_spawn() builds the whole address space
- * first (kernel/exec.c), then makes a task that, in the kernel, only drops
- * to ring 3; from then on it enters the kernel by system calls and
- * interrupts, and ends in process_exit(): by exit(), or killed by a fault
- * of its own (user_fault()).
+ * Processes as tasks: their tree, their start and their end. A process's
+ * task starts in the kernel, only to drop to ring 3 (enter_program, or a
+ * forked child's resume_child in kernel/fork.c); from then on it enters the
+ * kernel by system calls and interrupts, and ends in process_exit(): by
+ * exit(), killed by a fault of its own (user_fault()) or by a signal.
+ *
+ * One lock guards the whole tree (every process's parent, children and
+ * state): the lock of the wait queue where parents wait for a child to
+ * end. A waiter checks for an ended child under it; an ending child
+ * changes its state and wakes the queue under it: no end goes unseen.
  */
 #include "kernel/process.h"
 #include "kernel/exec.h"
+#include "kernel/fdtable.h"
 #include "kernel/task.h"
 #include "kernel/kmalloc.h"
 #include "kernel/errno.h"
@@ -15,6 +21,8 @@
 #include "kernel/pmm.h"
 #include "kernel/vmm.h"
 #include "kernel/ktest.h"
+#include "sched/api.h"
+#include "sched/wait.h"
 #include "sched/platform.h"
 #include "arch/x86_64/hooks.h"
 #include "arch/x86_64/cpu.h"
@@ -22,8 +30,46 @@
 #include "arch/x86_64/user.h"
 #include "arch/x86_64/fpu.h"
 #include "lib/string.h"
+#include "lib/time_units.h"
 
-enum { SIGILL = 4, SIGTRAP = 5, SIGBUS = 7, SIGFPE = 8, SIGSEGV = 11 };   /* Linux's numbers */
+static struct wait_queue tree = WAIT_QUEUE_INIT(tree, "process tree");
+static struct list_node all_processes = LIST_HEAD_INIT(all_processes);
+
+struct process *process_create(struct mm *mm, struct fdtable *files)
+{
+	struct process *proc = kzalloc(sizeof(*proc));
+	if (!proc)
+		return NULL;
+	proc->mm = mm;
+	proc->files = files;
+	list_init(&proc->children);
+	return proc;
+}
+
+int process_start(struct process *proc, struct process *parent, const char *name,
+		  void (*entry)(void *arg), void *arg, struct task **out)
+{
+	struct fpu_state *fpu = kmalloc(sizeof(*fpu));
+	struct task *p = fpu ? task_create(name, entry, arg) : NULL;
+	if (!p) {
+		kfree(fpu);
+		return -ENOMEM;
+	}
+	fpu_state_init(fpu);
+	p->fpu = fpu;
+	p->process = proc;
+	proc->pid = p->pid;
+	proc->thread = p;
+	uint64_t flags = spin_lock_irqsave(&tree.lock);
+	proc->parent = parent;
+	if (parent)
+		list_add_tail(&parent->children, &proc->sibling);
+	list_add_tail(&all_processes, &proc->all);
+	spin_unlock_irqrestore(&tree.lock, flags);
+	task_detach(p);                   /* the process, not the task, is what is waited for */
+	*out = p;
+	return 0;
+}
 
 /* A process's task starts here, in the kernel, already on the process's
  * page tables (the switch loaded them): straight to the program's entry. */
@@ -35,7 +81,7 @@ static void enter_program(void *arg)
 }
 
 /* The task's name: the file's, as Linux's comm ("/bin/hello" is "hello"). */
-static const char *base_name(const char *path)
+const char *process_name_of(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 	return slash ? slash + 1 : path;
@@ -47,39 +93,217 @@ int process_spawn(const char *path, const char *const argv[], const char *const 
 	int err = exec_load(path, argv, envp, &mm);
 	if (err)
 		return err;
-	struct process *proc = kzalloc(sizeof(*proc));
-	struct fpu_state *fpu = kmalloc(sizeof(*fpu));
-	struct task *p = proc && fpu ? task_create(base_name(path), enter_program, NULL) : NULL;
-	if (!p) {
-		kfree(fpu);
+	struct fdtable *files = fdtable_create_console();
+	struct process *proc = files ? process_create(mm, files) : NULL;
+	struct task *p;
+	if (!proc || process_start(proc, NULL, process_name_of(path), enter_program, NULL, &p) < 0) {
 		kfree(proc);
+		if (files)
+			fdtable_put(files);
 		mm_destroy(mm);
 		return -ENOMEM;
 	}
-	fpu_state_init(fpu);
-	proc->mm = mm;
-	p->fpu = fpu;
-	p->process = proc;
-	int pid = p->pid;
 	task_start(p);
-	return pid;
+	return proc->pid;
+}
+
+/* Does proc match wait4's pid (see process.h)? */
+static bool wanted(const struct process *proc, int pid)
+{
+	return pid <= 0 || proc->pid == pid;
+}
+
+/* Under the tree lock: gone from the tree, and freed. */
+static void release(struct process *proc)
+{
+	assert_held(&tree.lock);
+	if (proc->parent)
+		list_remove(&proc->sibling);
+	list_remove(&proc->all);
+	kfree(proc);
+}
+
+/* Sleep until `found` says a child is ready or that none will be: it runs
+ * under the tree lock, returns nonzero to stop (and what to return). */
+static int wait_in_tree(int (*found)(void *arg), void *arg, bool nohang)
+{
+	for (;;) {
+		uint64_t flags = wait_prepare(&tree);
+		int ret = found(arg);
+		if (ret || nohang) {
+			wait_cancel(&tree, flags);
+			return ret;
+		}
+		wait_sleep(&tree, flags);
+	}
+}
+
+struct child_wait {
+	struct process *parent;           /* NULL: a process the kernel started */
+	int pid;
+	int status;
+	uint64_t runtime_ns;
+};
+
+/* Under the tree lock: the pid of an ended child, which is released; else
+ * 0 while a wanted child still runs, -ECHILD if none. */
+static int reap_ended_child(void *arg)
+{
+	struct child_wait *w = arg;
+	struct list_node *n, *tmp;
+	bool any = false;
+	list_for_each_safe(n, tmp, w->parent ? &w->parent->children : &all_processes) {
+		struct process *c = w->parent ? list_entry(n, struct process, sibling) :
+						list_entry(n, struct process, all);
+		if (c->parent != w->parent || c->orphan || !wanted(c, w->pid))
+			continue;
+		any = true;
+		if (!c->exited)
+			continue;
+		int pid = c->pid;
+		w->status = c->wait_status;
+		w->runtime_ns = c->runtime_ns + c->children_runtime_ns;
+		if (w->parent)
+			w->parent->children_runtime_ns += w->runtime_ns;
+		release(c);
+		return pid;
+	}
+	return any ? 0 : -ECHILD;
+}
+
+int process_wait_child(int pid, bool nohang, int *status, uint64_t *runtime_ns)
+{
+	struct child_wait w = { .parent = sched_current()->process, .pid = pid };
+	int ret = wait_in_tree(reap_ended_child, &w, nohang);
+	if (ret > 0) {
+		*status = w.status;
+		*runtime_ns = w.runtime_ns;
+	}
+	return ret;
 }
 
 int process_wait(int pid, int *status)
 {
-	struct task *p = sched_task_get(pid);
-	if (!p)
+	if (pid <= 0)
 		return -ECHILD;
-	if (p->entry != enter_program) {  /* not a process (`process` is no guide: exit clears it) */
-		sched_task_put(p);
-		return -ECHILD;
+	struct child_wait w = { .parent = NULL, .pid = pid };
+	int ret = wait_in_tree(reap_ended_child, &w, false);
+	if (ret > 0 && status)
+		*status = w.status;
+	return ret;
+}
+
+int process_cpu_time(int pid, uint64_t *ns)
+{
+	int ret = -ESRCH;
+	uint64_t flags = spin_lock_irqsave(&tree.lock);
+	struct list_node *n;
+	list_for_each(n, &all_processes) {
+		struct process *proc = list_entry(n, struct process, all);
+		if (proc->pid == pid) {
+			/* The thread cannot end meanwhile: ending takes this lock. */
+			*ns = proc->exited ? proc->runtime_ns : task_sched_runtime(proc->thread);
+			ret = 0;
+			break;
+		}
 	}
-	/* The join gives up the spawner's reference to the task, the put ours. */
-	int code = task_join(p);
-	sched_task_put(p);
-	if (status)
-		*status = code;
-	return pid;
+	spin_unlock_irqrestore(&tree.lock, flags);
+	return ret;
+}
+
+int process_set_parent_death_signal(int signal)
+{
+	if (signal < 0 || signal > NSIG)
+		return -EINVAL;
+	uint64_t flags = spin_lock_irqsave(&tree.lock);
+	sched_current()->process->parent_death_signal = signal;
+	spin_unlock_irqrestore(&tree.lock, flags);
+	return 0;
+}
+
+int process_parent_pid(void)
+{
+	uint64_t flags = spin_lock_irqsave(&tree.lock);
+	const struct process *parent = sched_current()->process->parent;
+	int ppid = parent ? parent->pid : 0;
+	spin_unlock_irqrestore(&tree.lock, flags);
+	return ppid;
+}
+
+/* The signals whose default action is to do nothing (Linux's signal(7)),
+ * and those that would stop or continue a process, which needs job
+ * control: not yet, so they too do nothing. */
+static bool ignored_by_default(int signal)
+{
+	enum { SIGCONT = 18, SIGSTOP = 19, SIGTSTP = 20, SIGTTIN = 21, SIGTTOU = 22, SIGURG = 23,
+	       SIGWINCH = 28 };
+	switch (signal) {
+	case SIGCHLD: case SIGCONT: case SIGURG: case SIGWINCH:
+	case SIGSTOP: case SIGTSTP: case SIGTTIN: case SIGTTOU:
+		return true;
+	default:
+		return signal > 31;           /* real-time signals end a process too, but only
+		                                 with handlers are they of use: step 3 */
+	}
+}
+
+/* Under the tree lock: the signal's default action (a fatal signal ends
+ * proc at its next return to ring 3; the first one sent says how). */
+static void deliver(struct process *proc, int signal)
+{
+	assert_held(&tree.lock);
+	if (signal && !proc->exited && !ignored_by_default(signal)) {
+		int none = 0;
+		__atomic_compare_exchange_n(&proc->fatal_signal, &none, signal, false, __ATOMIC_RELAXED,
+					    __ATOMIC_RELAXED);
+	}
+}
+
+int process_kill(int pid, int signal)
+{
+	if (signal < 0 || signal > NSIG)
+		return -EINVAL;
+	if (pid <= 0)
+		return -ESRCH;                /* process groups and "everyone": not yet */
+	int ret = -ESRCH;
+	uint64_t flags = spin_lock_irqsave(&tree.lock);
+	struct list_node *n;
+	list_for_each(n, &all_processes) {
+		struct process *proc = list_entry(n, struct process, all);
+		if (proc->pid != pid)
+			continue;
+		ret = 0;                      /* signal 0 only asks whether it exists, as a zombie too */
+		deliver(proc, signal);
+		break;
+	}
+	spin_unlock_irqrestore(&tree.lock, flags);
+	return ret;
+}
+
+void exit_to_user(struct user_regs *regs)
+{
+	(void)regs;
+	struct process *proc = sched_current()->process;
+	int signal = proc ? __atomic_load_n(&proc->fatal_signal, __ATOMIC_RELAXED) : 0;
+	if (signal) {
+		irq_enable();                 /* ending sleeps */
+		process_exit(wait_status_killed(signal));
+	}
+}
+
+/* Under the tree lock: proc's children will have nobody to wait for them. */
+static void orphan_children(struct process *proc)
+{
+	struct list_node *n, *tmp;
+	list_for_each_safe(n, tmp, &proc->children) {
+		struct process *c = list_entry(n, struct process, sibling);
+		list_remove(&c->sibling);
+		c->parent = NULL;
+		c->orphan = true;
+		deliver(c, c->parent_death_signal);
+		if (c->exited)
+			release(c);
+	}
 }
 
 void process_exit(int status)
@@ -93,9 +317,22 @@ void process_exit(int status)
 	mm_activate(NULL);
 	irq_restore(flags);
 	mm_destroy(proc->mm);
-	kfree(proc);
+	fdtable_put(proc->files);         /* may wake a pipe's other end: before the parent hears */
 	kfree(me->fpu);
 	me->fpu = NULL;
+
+	uint64_t runtime = task_sched_runtime(me);
+	flags = spin_lock_irqsave(&tree.lock);
+	orphan_children(proc);              /* and send those that asked their parent-death signal */
+	proc->thread = NULL;
+	proc->runtime_ns = runtime;
+	proc->wait_status = status;
+	proc->exited = true;
+	if (proc->orphan)
+		release(proc);
+	else
+		wake_up_locked(&tree, INT32_MAX);
+	spin_unlock_irqrestore(&tree.lock, flags);
 	task_exit(status);
 }
 
@@ -126,6 +363,13 @@ void user_fault(const char *what, uint64_t addr, struct trap_frame *f)
 	process_exit(wait_status_killed(fault_signal(f->vector)));
 }
 
+/* Ended processes' tasks are freed by the reaper, soon after. */
+static void wait_for_reaper(int tasks_before)
+{
+	for (int i = 0; i < 100 && tasks_alive() != tasks_before; i++)
+		sleep_ns(10 * NS_PER_MS);
+}
+
 static size_t free_page_count(void)
 {
 	kstack_trim();                    /* freed kernel stacks wait, mapped, for reuse */
@@ -140,7 +384,7 @@ KTEST(process, programs_run_side_by_side_and_leave_nothing_behind)
 	if (!initramfs_find(argv[0], &file, &size))
 		KSKIP(t, "no /bin/hello in the initramfs");
 	size_t before = free_page_count();
-	int pids[3], status = -1;
+	int tasks_before = tasks_alive(), pids[3], status = -1;
 	for (int i = 0; i < 3; i++)
 		KEXPECT(t, (pids[i] = process_spawn(argv[0], argv, envp)) > 0);
 	for (int i = 0; i < 3; i++) {
@@ -149,6 +393,8 @@ KTEST(process, programs_run_side_by_side_and_leave_nothing_behind)
 		KEXPECT_EQ(t, process_wait(pids[i], &status), pids[i]);
 		KEXPECT_EQ(t, status, 0);
 	}
+	wait_for_reaper(tasks_before);
+	KEXPECT_EQ(t, tasks_alive(), tasks_before);
 	KEXPECT_EQ(t, free_page_count(), before);
 }
 
@@ -159,4 +405,6 @@ KTEST(process, bad_requests_are_refused)
 	KEXPECT_EQ(t, process_spawn(argv[0], argv, NULL), -ENOENT);
 	KEXPECT_EQ(t, process_wait(-1, &status), -ECHILD);
 	KEXPECT_EQ(t, process_wait(sched_current()->pid, &status), -ECHILD);   /* a kernel task */
+	KEXPECT_EQ(t, process_kill(sched_current()->pid, 0), -ESRCH);
+	KEXPECT_EQ(t, process_kill(1, NSIG + 1), -EINVAL);
 }

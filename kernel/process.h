@@ -3,18 +3,52 @@
  * its threads share; each thread is a task (kernel/task.h) whose `process`
  * points here, and the scheduler sees only tasks. For now a process has
  * one thread, and its pid is that task's. docs/userspace.md tells the whole.
+ *
+ * Processes form a tree, as on Linux: fork() makes a child, and a parent
+ * learns of its children's ends with wait4(). A process started by the
+ * kernel (process_spawn) has no parent: the kernel waits for it with
+ * process_wait(). A process whose parent ends first is an orphan: nobody
+ * will wait for it, so it is freed as it ends (Linux gives orphans to init
+ * instead; there is no init here that would wait).
  */
 #pragma once
+#include <stdbool.h>
 #include <stdint.h>
 #include "kernel/mm.h"
+#include "lib/list.h"
 
 #define SYSCALL_NR_TRACKED 512            /* numbers below this are reported missing one by one */
 
+struct fdtable;
+struct task;
+struct user_regs;
+
 struct process {
+	int pid;                          /* its first thread's: set once */
+	/* Owned by its thread, freed as it exits. */
 	struct mm *mm;
+	struct fdtable *files;
 	/* System calls the program was told are not implemented: each is
-	 * logged once (kernel/syscall.c). Only its own tasks touch it. */
+	 * logged once (kernel/syscall.c). */
 	uint64_t reported_missing[SYSCALL_NR_TRACKED / 64 + 1];   /* + 1: all the larger numbers */
+	uint64_t timer_slack_ns;          /* prctl(PR_SET_TIMERSLACK), only told back; 0: the default */
+
+	/* The tree, and how it ended: under the process tree's lock (process.c). */
+	struct process *parent;           /* NULL: started by the kernel, or orphaned */
+	bool orphan;                      /* nobody will wait: freed as it ends */
+	struct list_node children;        /* its children, by sibling */
+	struct list_node sibling;
+	struct list_node all;             /* in the list of every process */
+	struct task *thread;              /* its thread, until it ends */
+	bool exited;                      /* ended, and waiting to be waited for (a zombie) */
+	int wait_status;                  /* Linux's wait status, once exited */
+	uint64_t runtime_ns;              /* CPU time its thread had, once exited */
+	uint64_t children_runtime_ns;     /* of the children it waited for, and theirs */
+
+	int fatal_signal;                 /* a signal that ends it at its next return to ring 3, or
+	                                     0: set by kill(), atomic */
+	int parent_death_signal;          /* sent to it when its parent ends (prctl
+	                                     PR_SET_PDEATHSIG), or 0: under the tree's lock */
 };
 
 /* Start the program at `path` in the initramfs with these arguments and
@@ -24,15 +58,57 @@ struct process {
 int process_spawn(const char *path, const char *const argv[], const char *const envp[]);
 
 /* Wait for a process that process_spawn() started to end: its pid, with
- * Linux's wait status in *status; -ECHILD if pid is no such process. Once
- * per process, by the one who spawned it. */
+ * Linux's wait status in *status; -ECHILD if pid is no such process. */
 int process_wait(int pid, int *status);
+
+/* fork(): a copy of the calling process, which returns 0 to the child with
+ * regs otherwise as the parent's. The child's pid, or -ENOMEM. */
+int process_fork(const struct user_regs *regs);
+
+/* execve(): the calling process runs the program at user address upath,
+ * with the NULL-terminated arrays of strings at uargv and uenvp. Returns
+ * only on failure: -EFAULT, -ENOENT, -ENOEXEC, -E2BIG, -ENAMETOOLONG, -ENOMEM. */
+long process_execve(uint64_t upath, uint64_t uargv, uint64_t uenvp);
+
+/* wait4()'s core: pid > 0 that child, -1 (or 0: no process groups yet) any
+ * child. Its pid with *status and *runtime_ns (its CPU time and its waited-for
+ * children's), 0 if none has ended and nohang, -ECHILD if there is no such
+ * child. The child is then gone. */
+int process_wait_child(int pid, bool nohang, int *status, uint64_t *runtime_ns);
+
+/* The CPU time of process pid (not yet waited for): 0 and *ns, or -ESRCH. */
+int process_cpu_time(int pid, uint64_t *ns);
+
+/* PR_SET_PDEATHSIG: the signal the calling process gets when its parent
+ * ends (0: none). 0, or -EINVAL for no such signal. */
+int process_set_parent_death_signal(int signal);
+
+/* The calling process's parent's pid; 0 if it has none. */
+int process_parent_pid(void);
+
+/* Send a signal with its default action: 0 on success, -ESRCH, -EINVAL. No
+ * handlers yet (docs/userspace.md): a fatal one ends the process. */
+int process_kill(int pid, int signal);
 
 /* The calling task's process ends, with this wait status. */
 void process_exit(int status) __attribute__((noreturn));
+
+/* The steps process_spawn() and process_fork() share. A process holding
+ * mm and files (NULL on out of memory)... */
+struct process *process_create(struct mm *mm, struct fdtable *files);
+/* ...and its thread, created (not started: *out) and in the tree, under
+ * parent (NULL: the kernel's). 0, or -ENOMEM and nothing is done. */
+int process_start(struct process *proc, struct process *parent, const char *name,
+		  void (*entry)(void *arg), void *arg, struct task **out);
+/* A program's name, from its path: "/bin/hello" is "hello" (Linux's comm). */
+const char *process_name_of(const char *path);
 
 /* Linux's wait status: the exit code in bits 8-15, or the killing signal in bits 0-6. */
 static inline int wait_status_exited(int code) { return (code & 0xff) << 8; }
 static inline int wait_status_killed(int signal) { return signal & 0x7f; }
 static inline int wait_status_signal(int status) { return status & 0x7f; }     /* 0: it exited */
 static inline int wait_status_code(int status) { return (status >> 8) & 0xff; }
+
+/* Linux's signal numbers, those the kernel sends itself. */
+enum { SIGINT = 2, SIGILL = 4, SIGTRAP = 5, SIGBUS = 7, SIGFPE = 8, SIGKILL = 9, SIGSEGV = 11,
+       SIGTERM = 15, SIGCHLD = 17, NSIG = 64 };

@@ -5,161 +5,24 @@
  * on the task's kernel stack. Every user pointer is only ever passed to
  * copy_from_user() or copy_to_user(): a bad one is -EFAULT, never a fault.
  *
- * To add a call: write sys_NAME(arg) and put it in `table` at its Linux
- * number (kernel/syscall_names.c has them all).
+ * To add a call: write sys_NAME(arg) in the file of its group (kernel/sys_*.c),
+ * declare it in kernel/syscalls.h and put it in `table` at its Linux number
+ * (kernel/syscall_names.c has them all).
  */
 #include <stdbool.h>
 #include "kernel/syscall.h"
+#include "kernel/syscalls.h"
 #include "kernel/process.h"
 #include "kernel/printk.h"
 #include "kernel/errno.h"
 #include "sched/preempt.h"
 #include "arch/x86_64/hooks.h"
+#include "arch/x86_64/cpu.h"
 #include "arch/x86_64/user.h"
 #include "lib/util.h"
 
 /* arg[0..5]: the six argument registers. */
 typedef long (*syscall_fn)(const uint64_t *arg);
-
-/* Descriptors 0, 1 and 2 are the console, as on a Linux text console. */
-static bool is_console(uint64_t fd)
-{
-	return fd <= 2;
-}
-
-/* A write's bytes, gathered so that they reach the console in as few
- * pieces as possible: each piece goes out whole, and another program's
- * output can only come between pieces. musl's printf is one writev of a
- * few short buffers: one piece. */
-struct console_output {
-	char buf[512];
-	size_t used;
-	long written;
-};
-
-static void output_flush(struct console_output *out)
-{
-	console_write(out->buf, out->used);
-	out->written += (long)out->used;
-	out->used = 0;
-}
-
-/* Add len bytes from user memory at ubuf: 0, or -EFAULT. */
-static int output_add(struct console_output *out, uint64_t ubuf, uint64_t len)
-{
-	while (len > 0) {
-		if (out->used == sizeof(out->buf))
-			output_flush(out);
-		size_t n = MIN(len, sizeof(out->buf) - out->used);
-		if (copy_from_user(out->buf + out->used, (const void *)ubuf, n) < 0)
-			return -EFAULT;
-		out->used += n;
-		ubuf += n;
-		len -= n;
-	}
-	return 0;
-}
-
-/* What a write returns: the bytes written, or the error if there were none. */
-static long output_done(struct console_output *out, int err)
-{
-	output_flush(out);
-	return out->written > 0 || !err ? out->written : err;
-}
-
-static long sys_write(const uint64_t *arg)
-{
-	if (!is_console(arg[0]))
-		return -EBADF;
-	struct console_output out = { .used = 0 };
-	return output_done(&out, output_add(&out, arg[1], arg[2]));
-}
-
-struct user_iovec {
-	uint64_t base, len;
-};
-#define IOV_MAX 1024
-
-static long sys_writev(const uint64_t *arg)
-{
-	if (!is_console(arg[0]))
-		return -EBADF;
-	if (arg[2] > IOV_MAX)
-		return -EINVAL;
-	struct console_output out = { .used = 0 };
-	int err = 0;
-	for (uint64_t i = 0; i < arg[2] && !err; i++) {
-		struct user_iovec v;
-		err = copy_from_user(&v, (const void *)(arg[1] + i * sizeof(v)), sizeof(v));
-		if (!err)
-			err = output_add(&out, v.base, v.len);
-	}
-	return output_done(&out, err);
-}
-
-#define TIOCGWINSZ 0x5413
-
-struct winsize {
-	uint16_t rows, cols, xpixels, ypixels;
-};
-
-/* The C library asks whether stdout is a terminal this way (and then
- * buffers it by lines). */
-static long sys_ioctl(const uint64_t *arg)
-{
-	static const struct winsize console_size = { .rows = 24, .cols = 80 };
-	if (!is_console(arg[0]))
-		return -EBADF;
-	if (arg[1] != TIOCGWINSZ)
-		return -ENOTTY;
-	return copy_to_user((void *)arg[2], &console_size, sizeof(console_size));
-}
-
-/* One thread per process for now: exit and exit_group are the same. With
- * threads, exit will also clear *clear_child_tid and wake a futex there. */
-static long sys_exit(const uint64_t *arg)
-{
-	process_exit(wait_status_exited((int)arg[0]));
-}
-
-enum { ARCH_SET_FS = 0x1002, ARCH_GET_FS = 0x1003 };
-
-/* The C library's thread pointer: FS-relative addresses are its thread-local data. */
-static long sys_arch_prctl(const uint64_t *arg)
-{
-	struct task *me = sched_current();
-	switch (arg[0]) {
-	case ARCH_SET_FS:
-		if (arg[1] >= USER_TOP)
-			return -EPERM;            /* as Linux: no kernel or non-canonical base */
-		me->fs_base = arg[1];             /* first: a switch in between loads the new one */
-		arch_set_fs_base(arg[1]);
-		return 0;
-	case ARCH_GET_FS:
-		return copy_to_user((void *)arg[1], &me->fs_base, sizeof(me->fs_base));
-	default:
-		return -EINVAL;
-	}
-}
-
-static long sys_set_tid_address(const uint64_t *arg)
-{
-	struct task *me = sched_current();
-	me->clear_child_tid = arg[0];
-	return me->pid;
-}
-
-/* One thread per process: the process's id is its task's, and gettid() the same. */
-static long sys_getpid(const uint64_t *arg)
-{
-	(void)arg;
-	return sched_current()->pid;
-}
-
-static long sys_brk(const uint64_t *arg)
-{
-	return (long)mm_brk(sched_current()->process->mm, arg[0]);
-}
 
 struct utsname {
 	char sysname[65], nodename[65], release[65], version[65], machine[65], domainname[65];
@@ -191,18 +54,63 @@ static long sys_rt_sigprocmask(const uint64_t *arg)
 }
 
 static const syscall_fn table[] = {
+	[0] = sys_read,
 	[1] = sys_write,
+	[2] = sys_open,
+	[3] = sys_close,
+	[4] = sys_stat,
+	[5] = sys_fstat,
+	[8] = sys_lseek,
+	[9] = sys_mmap,
+	[10] = sys_mprotect,
+	[11] = sys_munmap,
 	[12] = sys_brk,
 	[14] = sys_rt_sigprocmask,
 	[16] = sys_ioctl,
+	[17] = sys_pread64,
+	[19] = sys_readv,
 	[20] = sys_writev,
+	[22] = sys_pipe,
+	[24] = sys_sched_yield,
+	[32] = sys_dup,
+	[33] = sys_dup2,
+	[35] = sys_nanosleep,
 	[39] = sys_getpid,
+	[56] = sys_clone,
+	[57] = sys_fork,
+	[58] = sys_fork,                  /* vfork: the parent need not wait, with copy-on-write */
+	[59] = sys_execve,
 	[60] = sys_exit,
+	[61] = sys_wait4,
+	[62] = sys_kill,
 	[63] = sys_uname,
+	[72] = sys_fcntl,
+	[96] = sys_gettimeofday,
+	[110] = sys_getppid,
+	[140] = sys_getpriority,
+	[141] = sys_setpriority,
+	[142] = sys_sched_setparam,
+	[143] = sys_sched_getparam,
+	[144] = sys_sched_setscheduler,
+	[145] = sys_sched_getscheduler,
+	[146] = sys_sched_get_priority_max,
+	[147] = sys_sched_get_priority_min,
+	[157] = sys_prctl,
 	[158] = sys_arch_prctl,
-	[186] = sys_getpid,               /* gettid */
+	[186] = sys_getpid,               /* gettid: one thread per process */
+	[201] = sys_time,
+	[203] = sys_sched_setaffinity,
+	[204] = sys_sched_getaffinity,
 	[218] = sys_set_tid_address,
-	[231] = sys_exit,                 /* exit_group */
+	[228] = sys_clock_gettime,
+	[229] = sys_clock_getres,
+	[230] = sys_clock_nanosleep,
+	[231] = sys_exit,                 /* exit_group: one thread per process */
+	[257] = sys_openat,
+	[262] = sys_newfstatat,
+	[292] = sys_dup3,
+	[293] = sys_pipe2,
+	[309] = sys_getcpu,
 };
 
 /* -ENOSYS, said once per program and number in the log, so a missing call
@@ -227,5 +135,7 @@ long syscall_dispatch(struct user_regs *regs)
 	uint64_t nr = regs->rax;
 	long ret = nr < ARRAY_SIZE(table) && table[nr] ? table[nr](arg) : not_implemented(nr);
 	preempt_check_resched();          /* a wake-up meanwhile may want this CPU */
+	irq_disable();                    /* from here to ring 3 nothing may come between */
+	exit_to_user(regs);
 	return ret;
 }

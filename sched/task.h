@@ -88,7 +88,8 @@ struct task {
 	void *kstack_top;                 /* set once, before the task runs */
 
 	int pid;                          /* set once, before the task runs */
-	char name[TASK_NAME_LEN];         /* set once, before the task runs */
+	char name[TASK_NAME_LEN];         /* set before the task runs; then only by the task itself
+	                                     (execve), and a reader may see it half changed */
 	int state;                        /* enum task_state: by the task itself (going to sleep, exiting)
 	                                     and by its waker under its runqueue lock; atomic:
 	                                     task_state(), set_task_state() */

@@ -9,7 +9,7 @@
 
 #define MAX_WARNINGS 8
 
-static char warnings[MAX_WARNINGS][512];
+static char warnings[MAX_WARNINGS][CMDLINE_MAX_WORD + 256];
 static int nwarnings;
 
 /* The warn function: keep the messages so tests can check their wording. */
@@ -272,7 +272,7 @@ TEST(cmdline_very_long_words)
 	memset(s, 'a', len);
 	s[len] = '\0';
 	EXPECT_EQ_INT(parse(s), 1);
-	EXPECT_CONTAINS(warnings[0], "longer than 255 characters");
+	EXPECT_CONTAINS(warnings[0], "longer than 1023 characters");
 
 	memcpy(s, "root=", 5);		/* long value */
 	EXPECT_EQ_INT(parse(s), 1);
@@ -288,17 +288,18 @@ TEST(cmdline_very_long_words)
 	parse(s);
 	free(s);
 
-	/* Longest accepted word: 255 characters. */
-	char word[300] = "console=tty";
+	/* Longest accepted word: CMDLINE_MAX_WORD - 1 characters. */
+	enum { MAX = CMDLINE_MAX_WORD - 1 };
+	char word[CMDLINE_MAX_WORD + 8] = "console=tty";
 
-	memset(word + 11, 'x', 255 - 11);
-	word[255] = '\0';
+	memset(word + 11, 'x', MAX - 11);
+	word[MAX] = '\0';
 	EXPECT_EQ_INT(parse(word), 1);	/* reaches set_console, which refuses */
 	EXPECT_EQ_STR(warnings[0] + strlen(warnings[0]) - 13, "invalid value");
-	word[255] = 'x';
-	word[256] = '\0';
+	word[MAX] = 'x';
+	word[MAX + 1] = '\0';
 	EXPECT_EQ_INT(parse(word), 1);
-	EXPECT_CONTAINS(warnings[0], "longer than 255");
+	EXPECT_CONTAINS(warnings[0], "longer than 1023");
 }
 
 TEST(cmdline_garbage_never_crashes)

@@ -31,6 +31,7 @@ sys.path.insert(0, TOOLS)
 import bochs  # noqa: E402
 import emulator  # noqa: E402
 import ktap  # noqa: E402
+import linuxcompare  # noqa: E402
 import results  # noqa: E402
 import qemu  # noqa: E402
 import sched_debug  # noqa: E402
@@ -258,6 +259,10 @@ def try_config(cfg, elf, echo):
     if cfg.emu == "qemu" and qemu.parse_args(["--iso", "-"] + cfg.opts).accel == "kvm" \
             and qemu.kvm_problem():
         return Result("SKIP", f"KVM is not usable: {qemu.kvm_problem()}")
+    for flag in cfg.flags:
+        needed = os.path.join(os.path.dirname(os.path.abspath(elf)), flag[len("needs="):])
+        if flag.startswith("needs=") and not os.path.exists(needed):
+            return Result("SKIP", f"{needed} is not built")
     iso = os.path.join(ROOT, "build", "iso", cfg.name + ".iso")
     log = os.path.join(ROOT, "build", "test-logs", cfg.name + ".log")
     os.makedirs(os.path.dirname(log), exist_ok=True)
@@ -272,6 +277,10 @@ def try_config(cfg, elf, echo):
     r = judge(cfg, status, read(log))
     if "trace" in cfg.flags:
         tracecheck.check_boot(r, log, cfg.name)
+    for flag in cfg.flags:
+        if flag.startswith("linux="):
+            linuxcompare.check(r, flag[len("linux="):], os.path.dirname(os.path.abspath(elf)),
+                               read(log).splitlines(), os.path.dirname(log))
     if "same" in cfg.flags and r.verdict == "PASS" and not stopping:
         again = os.path.join(ROOT, "build", "test-logs", cfg.name + ".again.log")
         second = judge(cfg, boot(cfg, iso, again, echo), read(again))

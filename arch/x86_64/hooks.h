@@ -31,6 +31,15 @@ struct trap_frame;
  * number, rdi, rsi, rdx, r10, r8, r9 its arguments; returns what the program
  * gets in rax (kernel/syscall.c). */
 long syscall_dispatch(struct user_regs *regs);
+/* A page fault at addr with the CPU's error code, in ring 3 or in the kernel
+ * copying to or from user memory, interrupts off: true if the kernel made the
+ * access possible (a write to a copy-on-write page), and the instruction is
+ * retried (kernel/mm.c). */
+bool page_fault_resolved(uint64_t addr, uint64_t error_code);
+/* The running task is about to return to ring 3, from a system call or an
+ * interrupt, interrupts off: the last moment to act on what concerns it (a
+ * fatal signal); may end it (kernel/process.c). */
+void exit_to_user(struct user_regs *regs);
 /* Code in ring 3 raised exception `what` (f->vector): addr is the page fault's
  * address, else f->rip. Ends the program and never returns (kernel/process.c). */
 void user_fault(const char *what, uint64_t addr, struct trap_frame *f) __attribute__((noreturn));

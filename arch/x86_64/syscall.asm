@@ -21,6 +21,7 @@ USER_CS      equ 0x23
 VEC_SYSCALL  equ 0x100                ; trap.h: not a vector, a system call's frame
 RFLAGS_IF    equ 1 << 9
 RFLAGS_FIXED equ 1 << 1               ; always set
+RFLAGS_USER  equ 0x240cd5             ; ID AC OF DF SF ZF AF PF CF: a program's own
 
 ; The CPU arrives with rip in rcx, rflags in r11, interrupts off (FMASK),
 ; and everything else as the user left it: GS and rsp too.
@@ -78,4 +79,26 @@ arch_enter_user:
 %rep 15
 	push rax
 %endrep
+	jmp return_to_user
+
+; void arch_resume_user(const struct user_regs *regs): into ring 3 with these
+; registers (a forked child's first return). Copy them to the top of the
+; kernel stack, where return_to_user expects the frame. regs may be a local
+; of the caller, just below the top, so copy from the last word down: the
+; frame never lies below its source.
+global arch_resume_user
+arch_resume_user:
+	cli
+	mov rdx, [gs:KERNEL_STACK]
+	lea rsi, [rdi + TF_SIZE - 8]
+	lea rdi, [rdx - 8]
+	mov ecx, TF_SIZE / 8
+	std
+	rep movsq
+	cld
+	lea rsp, [rdx - TF_SIZE]
+	mov qword [rsp + TF_CS], USER_CS  ; whatever regs says: ring 3, interrupts on, and
+	mov qword [rsp + TF_SS], USER_DS  ; of the flags only those a program may set itself
+	and qword [rsp + TF_RFLAGS], RFLAGS_USER
+	or qword [rsp + TF_RFLAGS], RFLAGS_IF | RFLAGS_FIXED
 	jmp return_to_user

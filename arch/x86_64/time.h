@@ -13,6 +13,10 @@ uint64_t tsc_hz(void);
 uint64_t ns_to_tsc(uint64_t ns);
 void delay_ns(uint64_t ns);       /* busy-wait */
 
+/* The real-time clock's date and time now, as seconds since 1970 (UTC if the
+ * firmware keeps UTC, as QEMU and Bochs do by default). */
+uint64_t rtc_epoch_seconds(void);
+
 /* The reference timers used for calibration. */
 bool hpet_init(uint64_t phys);
 bool hpet_present(void);

@@ -1,9 +1,10 @@
 /*
  * Where every interrupt and exception arrives (from isr.asm). Interrupts go
- * to their registered handler. An exception in ring 3 is the program's: the
- * kernel ends it (user_fault). One in the kernel is either expected (its RIP
- * is in the exception table: resume at the fixup) or fatal: panic with the
- * details.
+ * to their registered handler. A page fault on a user address may be the
+ * kernel's to resolve (copy-on-write: page_fault_resolved). Any other exception
+ * in ring 3 is the program's: the kernel ends it (user_fault). One in the
+ * kernel is either expected (its RIP is in the exception table: resume at
+ * the fixup) or fatal: panic with the details.
  */
 #include <stddef.h>
 #include "lib/string.h"
@@ -98,6 +99,8 @@ static void handle_exception(struct trap_frame *f)
 	}
 	if (f->rip == (uint64_t)iretq_to_user)
 		blame_program_for_iretq(f);
+	if (f->vector == VEC_PAGE_FAULT && page_fault_resolved(read_cr2(), f->error_code))
+		return;
 	/* A double fault or machine check is the machine's trouble, whoever ran. */
 	if ((f->cs & 3) && f->vector != VEC_DOUBLE_FAULT && f->vector != VEC_MACHINE_CHECK)
 		user_fault(exception_name(f->vector), f->vector == VEC_PAGE_FAULT ? read_cr2() : f->rip, f);
@@ -106,12 +109,8 @@ static void handle_exception(struct trap_frame *f)
 	fatal_exception(f);
 }
 
-void trap_dispatch(struct trap_frame *f)
+static void handle_interrupt(struct trap_frame *f)
 {
-	if (f->vector < 32) {
-		handle_exception(f);
-		return;
-	}
 	irq_enter();                     /* every interrupt, spurious ones too */
 	if (f->vector >= VEC_LEGACY_PIC && f->vector < VEC_LEGACY_PIC + 16)
 		return;                    /* spurious from the masked 8259: no EOI */
@@ -125,6 +124,16 @@ void trap_dispatch(struct trap_frame *f)
 		pr_warn("interrupt on unexpected vector 0x%llx: ignored", (unsigned long long)f->vector);
 	lapic_eoi();
 	irq_exit(f->rflags & RFLAGS_IF);
+}
+
+void trap_dispatch(struct trap_frame *f)
+{
+	if (f->vector < 32)
+		handle_exception(f);
+	else
+		handle_interrupt(f);
+	if ((f->cs & 3) && f->vector != VEC_NMI)    /* an NMI may come at any point: it acts on nothing */
+		exit_to_user((struct user_regs *)f);
 }
 
 /* Interrupts off: the record is this CPU's, and we must stay on it. */

@@ -31,6 +31,15 @@ void arch_set_kernel_stack(uint64_t top);
 /* Into ring 3 at rip with stack rsp, all other registers 0, interrupts on.
  * Abandons the kernel stack: the caller's frames are overwritten. */
 void arch_enter_user(uint64_t rip, uint64_t rsp) __attribute__((noreturn));
+/* Into ring 3 with the registers in regs (a forked child's first return);
+ * only CS, SS and the flags a program may not set are not taken from it. */
+void arch_resume_user(const struct user_regs *regs) __attribute__((noreturn));
+/* The registers of the task whose kernel stack tops at kstack_top, as it
+ * last entered the kernel from ring 3 (they are saved at the very top). */
+static inline struct user_regs *arch_user_regs(void *kstack_top)
+{
+	return (struct user_regs *)kstack_top - 1;
+}
 /* Load the page tables at pml4_phys, unless CR3 holds them already. */
 void arch_switch_address_space(uint64_t pml4_phys);
 /* The FS base user code addresses its thread-local storage with. The base

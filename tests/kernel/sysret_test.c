@@ -7,10 +7,8 @@
  * fault, and the kernel carries on.
  */
 #include "kernel/ktest.h"
-#include "kernel/kmalloc.h"
 #include "kernel/process.h"
 #include "kernel/task.h"
-#include "arch/x86_64/fpu.h"
 
 /* mov eax, 39 (getpid); syscall */
 static const uint8_t syscall_at_the_edge[] = { 0xb8, 39, 0, 0, 0, 0x0f, 0x05 };
@@ -23,23 +21,19 @@ static void enter_at_the_edge(void *arg)
 
 KTEST(sysret, non_canonical_return_kills_only_the_program)
 {
-	struct process *proc = kzalloc(sizeof(*proc));
-	struct fpu_state *fpu = kmalloc(sizeof(*fpu));
 	struct mm *mm = mm_create();
-	KASSERT(t, proc && fpu && mm);
-	fpu_state_init(fpu);
+	struct process *proc = mm ? process_create(mm, NULL) : NULL;   /* no descriptors: it needs none */
+	KASSERT(t, proc);
 	/* mm.c keeps programs off this page; the test maps it on purpose. */
 	KASSERT(t, mm_map_anon(mm, USER_TOP - PAGE_SIZE, PAGE_SIZE, PROT_READ | PROT_EXEC) == 0);
 	KASSERT(t, mm_write(mm, USER_TOP - sizeof(syscall_at_the_edge), syscall_at_the_edge,
 			    sizeof(syscall_at_the_edge)) == 0);
-	proc->mm = mm;
-	struct task *p = task_create("edge", enter_at_the_edge, NULL);
-	KASSERT(t, p);
-	p->fpu = fpu;                     /* as process_spawn() does: its exit frees all three */
-	p->process = proc;
+	struct task *p;
+	KASSERT(t, process_start(proc, NULL, "edge", enter_at_the_edge, NULL, &p) == 0);
+	int pid = proc->pid, status = -1;
 	uint64_t before = __atomic_load_n(&syscall_exits_by_iretq, __ATOMIC_RELAXED);
 	task_start(p);
-	int status = task_join(p);
+	KEXPECT_EQ(t, process_wait(pid, &status), pid);
 	KEXPECT_EQ(t, wait_status_signal(status), 11);   /* SIGSEGV */
 	/* Only the exit's choice tells: QEMU's TCG, unlike Intel CPUs, lets a
 	 * sysretq or iretq to a non-canonical rip fault in ring 3 instead. */

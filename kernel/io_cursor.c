@@ -1,0 +1,120 @@
+#include "kernel/io_cursor.h"
+#include "kernel/errno.h"
+#include "kernel/ktest.h"
+#include "arch/x86_64/memlayout.h"
+#include "arch/x86_64/user.h"
+#include "lib/string.h"
+#include "lib/util.h"
+
+int io_cursor_init(struct io_cursor *c, const struct io_segment *segs, size_t n, bool user)
+{
+	size_t total = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (user && segs[i].len > 0 && !user_range_ok(segs[i].base, segs[i].len))
+			return -EFAULT;
+		total += MIN(segs[i].len, IO_MAX);    /* no overflow: at most IO_MAX more each time */
+		total = MIN(total, IO_MAX);
+	}
+	c->segment = segs;                /* field by field: segs may be c->single */
+	c->segments_left = n;
+	c->offset = 0;
+	c->left = total;
+	c->user = user;
+	return 0;
+}
+
+int io_cursor_user(struct io_cursor *c, uint64_t addr, size_t len)
+{
+	c->single = (struct io_segment){ .base = addr, .len = len };
+	return io_cursor_init(c, &c->single, 1, true);
+}
+
+void io_cursor_kernel(struct io_cursor *c, void *buf, size_t len)
+{
+	c->single = (struct io_segment){ .base = (uint64_t)buf, .len = len };
+	io_cursor_init(c, &c->single, 1, false);
+}
+
+/* Where the cursor is, and how much of the at most n bytes wanted can be
+ * copied there in one piece: to the end of the current segment and, in
+ * user memory, of the page, so that a fault costs only the bytes of the
+ * page it hit and a partial transfer counts every byte before it. */
+static uint64_t current_piece(struct io_cursor *c, size_t *n)
+{
+	while (c->offset == c->segment->len) {    /* used up (or empty): the next */
+		c->segment++;
+		c->segments_left--;
+		c->offset = 0;
+	}
+	uint64_t addr = c->segment->base + c->offset;
+	*n = MIN(*n, c->segment->len - c->offset);
+	if (c->user)
+		*n = MIN(*n, PAGE_SIZE - addr % PAGE_SIZE);
+	return addr;
+}
+
+enum direction { TO_CURSOR, FROM_CURSOR };
+
+static size_t copy(struct io_cursor *c, void *kernel, size_t n, enum direction dir)
+{
+	n = MIN(n, c->left);
+	size_t done = 0;
+	while (done < n) {
+		size_t piece = n - done;
+		uint64_t addr = current_piece(c, &piece);
+		char *k = (char *)kernel + done;
+		if (c->user) {
+			int err = dir == TO_CURSOR ? copy_to_user((void *)addr, k, piece)
+						   : copy_from_user(k, (const void *)addr, piece);
+			if (err)
+				break;
+		} else if (dir == TO_CURSOR) {
+			memcpy((void *)addr, k, piece);
+		} else {
+			memcpy(k, (const void *)addr, piece);
+		}
+		c->offset += piece;
+		c->left -= piece;
+		done += piece;
+	}
+	return done;
+}
+
+size_t copy_to_cursor(struct io_cursor *c, const void *src, size_t n)
+{
+	return copy(c, (void *)src, n, TO_CURSOR);
+}
+
+size_t copy_from_cursor(struct io_cursor *c, void *dst, size_t n)
+{
+	return copy(c, dst, n, FROM_CURSOR);
+}
+
+KTEST(io_cursor, walks_segments_and_skips_empty_ones)
+{
+	char a[2], b[1], c[3];
+	struct io_segment segs[] = {
+		{ (uint64_t)a, sizeof(a) }, { (uint64_t)b, 0 }, { (uint64_t)c, sizeof(c) },
+	};
+	struct io_cursor cur;
+	KEXPECT_EQ(t, io_cursor_init(&cur, segs, ARRAY_SIZE(segs), false), 0);
+	KEXPECT_EQ(t, io_left(&cur), 5);
+	KEXPECT_EQ(t, copy_to_cursor(&cur, "wxyz", 4), 4);
+	KEXPECT_EQ(t, copy_to_cursor(&cur, "!?", 2), 1);           /* cut to what is left */
+	KEXPECT_EQ(t, io_left(&cur), 0);
+	KEXPECT(t, memcmp(a, "wx", 2) == 0 && memcmp(c, "yz!", 3) == 0);
+
+	char back[5];
+	io_cursor_init(&cur, segs, ARRAY_SIZE(segs), false);
+	KEXPECT_EQ(t, copy_from_cursor(&cur, back, sizeof(back)), 5);
+	KEXPECT(t, memcmp(back, "wxyz!", 5) == 0);
+}
+
+KTEST(io_cursor, user_buffers_outside_user_space_are_refused)
+{
+	char kernel_buf[8];
+	struct io_cursor cur;
+	KEXPECT_EQ(t, io_cursor_user(&cur, (uint64_t)kernel_buf, sizeof(kernel_buf)), -EFAULT);
+	KEXPECT_EQ(t, io_cursor_user(&cur, 0, 0), 0);               /* nothing to move: no pointer to check */
+	KEXPECT_EQ(t, io_cursor_user(&cur, USER_BASE, (size_t)-1), -EFAULT);
+}

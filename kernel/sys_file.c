@@ -1,0 +1,364 @@
+/*
+ * The file system calls: descriptors in the calling process's table
+ * (kernel/fdtable.h) naming open files (kernel/file.h). Each looks its
+ * descriptor up, which takes a reference, so the file stays while the call
+ * uses it even if another thread closes the descriptor meanwhile.
+ *
+ * The only files with names are the initramfs's. It is the root and the
+ * working directory both: "bin/hello" is "/bin/hello".
+ */
+#include "kernel/syscalls.h"
+#include "kernel/fdtable.h"
+#include "kernel/file.h"
+#include "kernel/pipe.h"
+#include "kernel/initramfs_file.h"
+#include "kernel/process.h"
+#include "kernel/kmalloc.h"
+#include "kernel/errno.h"
+#include "kernel/task.h"
+#include "sched/platform.h"
+#include "arch/x86_64/memlayout.h"
+#include "arch/x86_64/user.h"
+#include "lib/string.h"
+#include "lib/util.h"
+
+static struct fdtable *my_files(void)
+{
+	return sched_current()->process->files;
+}
+
+static bool is_open(int fd)
+{
+	struct file *f = fd_get(my_files(), fd);
+	if (f)
+		file_put(f);
+	return f != NULL;
+}
+
+/* Reading and writing */
+
+typedef long (*file_io_fn)(struct file *f, struct io_cursor *c);
+
+/* read() and write(): fd, buffer, count. */
+static long buffer_io(const uint64_t *arg, file_io_fn io)
+{
+	struct file *f = fd_get(my_files(), (int)arg[0]);
+	if (!f)
+		return -EBADF;
+	struct io_cursor c;
+	long ret = io_cursor_user(&c, arg[1], arg[2]);
+	if (!ret)
+		ret = io(f, &c);
+	file_put(f);
+	return ret;
+}
+
+long sys_read(const uint64_t *arg)
+{
+	return buffer_io(arg, file_read);
+}
+
+long sys_write(const uint64_t *arg)
+{
+	return buffer_io(arg, file_write);
+}
+
+#define IOV_MAX 1024              /* Linux's UIO_MAXIOV */
+#define IOV_ON_STACK 8            /* most calls pass a few: no allocation for them */
+
+/* A cursor over the program's iovec array at uiov, copied into segs. */
+static long import_iovecs(struct io_cursor *c, struct io_segment *segs, uint64_t uiov, size_t count)
+{
+	if (count && copy_from_user(segs, (const void *)uiov, count * sizeof(*segs)) < 0)
+		return -EFAULT;
+	for (size_t i = 0; i < count; i++)
+		if ((int64_t)segs[i].len < 0)
+			return -EINVAL;
+	return io_cursor_init(c, segs, count, true);
+}
+
+/* readv() and writev(): fd, iovec array, count. */
+static long vector_io(const uint64_t *arg, file_io_fn io)
+{
+	uint64_t count = arg[2];
+	struct file *f = fd_get(my_files(), (int)arg[0]);
+	if (!f)
+		return -EBADF;
+	if (count > IOV_MAX) {
+		file_put(f);
+		return -EINVAL;
+	}
+	struct io_segment on_stack[IOV_ON_STACK];
+	struct io_segment *segs = count <= IOV_ON_STACK ? on_stack : kmalloc(count * sizeof(*segs));
+	struct io_cursor c;
+	long ret = segs ? import_iovecs(&c, segs, arg[1], count) : -ENOMEM;
+	if (!ret)
+		ret = io(f, &c);
+	if (segs != on_stack)
+		kfree(segs);
+	file_put(f);
+	return ret;
+}
+
+long sys_readv(const uint64_t *arg)
+{
+	return vector_io(arg, file_read);
+}
+
+long sys_writev(const uint64_t *arg)
+{
+	return vector_io(arg, file_write);
+}
+
+long sys_pread64(const uint64_t *arg)
+{
+	struct file *f = fd_get(my_files(), (int)arg[0]);
+	if (!f)
+		return -EBADF;
+	struct io_cursor c;
+	long ret = io_cursor_user(&c, arg[1], arg[2]);
+	if (!ret)
+		ret = file_pread(f, &c, (int64_t)arg[3]);
+	file_put(f);
+	return ret;
+}
+
+long sys_lseek(const uint64_t *arg)
+{
+	struct file *f = fd_get(my_files(), (int)arg[0]);
+	if (!f)
+		return -EBADF;
+	long ret = file_seek(f, (int64_t)arg[1], (int)arg[2]);
+	file_put(f);
+	return ret;
+}
+
+long sys_ioctl(const uint64_t *arg)
+{
+	struct file *f = fd_get(my_files(), (int)arg[0]);
+	if (!f)
+		return -EBADF;
+	long ret = file_ioctl(f, (unsigned)arg[1], arg[2]);
+	file_put(f);
+	return ret;
+}
+
+/* Names */
+
+#define PATH_MAX 4096                     /* with its NUL, as Linux's */
+#define AT_FDCWD (-100)
+#define AT_SYMLINK_NOFOLLOW 0x100
+#define AT_NO_AUTOMOUNT     0x800
+#define AT_EMPTY_PATH       0x1000
+
+/* Copy the string at upath into path (PATH_MAX bytes): 0, -EFAULT or
+ * -ENAMETOOLONG. Page by page, so that a string ending just before a
+ * hole in the address space is still found whole. */
+static int path_from_user(char *path, uint64_t upath)
+{
+	for (size_t done = 0; done < PATH_MAX; ) {
+		size_t n = MIN(PATH_MAX - done, PAGE_SIZE - (upath + done) % PAGE_SIZE);
+		if (copy_from_user(path + done, (const void *)(upath + done), n) < 0)
+			return -EFAULT;
+		if (strnlen(path + done, n) < n)
+			return 0;
+		done += n;
+	}
+	return -ENAMETOOLONG;
+}
+
+/* The file at path, relative to dirfd, opened with flags. Every directory
+ * is the root, which cannot be opened yet: so dirfd matters only in being
+ * AT_FDCWD, or ignored for an absolute path. An empty path is dirfd's own
+ * file if empty_is_dirfd (AT_EMPTY_PATH), else -ENOENT. */
+static int lookup(int dirfd, const char *path, unsigned flags, bool empty_is_dirfd, struct file **out)
+{
+	if (!path[0] && empty_is_dirfd) {
+		*out = fd_get(my_files(), dirfd);
+		return *out ? 0 : -EBADF;
+	}
+	if (!path[0])
+		return -ENOENT;
+	if (path[0] != '/' && dirfd != AT_FDCWD)
+		return is_open(dirfd) ? -ENOTDIR : -EBADF;
+	return initramfs_file_open(path, flags, out);
+}
+
+static int open_at(int dirfd, uint64_t upath, unsigned flags, bool empty_is_dirfd, struct file **out)
+{
+	char *path = kmalloc(PATH_MAX);
+	if (!path)
+		return -ENOMEM;
+	int err = path_from_user(path, upath);
+	if (!err)
+		err = lookup(dirfd, path, flags, empty_is_dirfd, out);
+	kfree(path);
+	return err;
+}
+
+/* open() and openat()'s mode, the permissions of a file it creates, has
+ * no use: nothing can be created. */
+static long open_fd(int dirfd, uint64_t upath, unsigned flags)
+{
+	struct file *f;
+	int err = open_at(dirfd, upath, flags, false, &f);
+	if (err)
+		return err;
+	int fd = fd_install(my_files(), f, 0, flags & O_CLOEXEC);
+	if (fd < 0)
+		file_put(f);
+	return fd;
+}
+
+long sys_open(const uint64_t *arg)
+{
+	return open_fd(AT_FDCWD, arg[0], (unsigned)arg[1]);
+}
+
+long sys_openat(const uint64_t *arg)
+{
+	return open_fd((int)arg[0], arg[1], (unsigned)arg[2]);
+}
+
+static long stat_to_user(struct file *f, uint64_t ubuf)
+{
+	struct stat st;
+	int err = file_stat(f, &st);
+	return err ? err : copy_to_user((void *)ubuf, &st, sizeof(st));
+}
+
+long sys_fstat(const uint64_t *arg)
+{
+	struct file *f = fd_get(my_files(), (int)arg[0]);
+	if (!f)
+		return -EBADF;
+	long ret = stat_to_user(f, arg[1]);
+	file_put(f);
+	return ret;
+}
+
+/* There are no symbolic links or mount points: their flags change nothing. */
+static long stat_at(int dirfd, uint64_t upath, uint64_t ubuf, unsigned flags)
+{
+	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | AT_EMPTY_PATH))
+		return -EINVAL;
+	struct file *f;
+	long ret = open_at(dirfd, upath, O_RDONLY, flags & AT_EMPTY_PATH, &f);
+	if (ret)
+		return ret;
+	ret = stat_to_user(f, ubuf);
+	file_put(f);
+	return ret;
+}
+
+long sys_stat(const uint64_t *arg)
+{
+	return stat_at(AT_FDCWD, arg[0], arg[1], 0);
+}
+
+long sys_newfstatat(const uint64_t *arg)
+{
+	return stat_at((int)arg[0], arg[1], arg[2], (unsigned)arg[3]);
+}
+
+/* Descriptors */
+
+long sys_close(const uint64_t *arg)
+{
+	return fd_close(my_files(), (int)arg[0]);
+}
+
+long sys_dup(const uint64_t *arg)
+{
+	return fd_dup(my_files(), (int)arg[0], 0, false);
+}
+
+long sys_dup2(const uint64_t *arg)
+{
+	int fd = (int)arg[0], newfd = (int)arg[1];
+	if (fd == newfd)                  /* nothing to do, if fd is open */
+		return is_open(fd) ? newfd : -EBADF;
+	return fd_dup_to(my_files(), fd, newfd, false);
+}
+
+long sys_dup3(const uint64_t *arg)
+{
+	int fd = (int)arg[0], newfd = (int)arg[1];
+	if ((arg[2] & ~(uint64_t)O_CLOEXEC) || fd == newfd)
+		return -EINVAL;
+	return fd_dup_to(my_files(), fd, newfd, arg[2] & O_CLOEXEC);
+}
+
+enum { F_DUPFD = 0, F_GETFD = 1, F_SETFD = 2, F_GETFL = 3, F_SETFL = 4, F_DUPFD_CLOEXEC = 1030 };
+#define FD_CLOEXEC 1
+
+long sys_fcntl(const uint64_t *arg)
+{
+	struct fdtable *files = my_files();
+	int fd = (int)arg[0];
+	struct file *f = fd_get(files, fd);
+	if (!f)
+		return -EBADF;
+	long ret;
+	switch ((unsigned)arg[1]) {
+	case F_DUPFD:
+	case F_DUPFD_CLOEXEC:
+		ret = (uint32_t)arg[2] >= FDTABLE_SIZE ? -EINVAL
+			: fd_dup(files, fd, (int)arg[2], arg[1] == F_DUPFD_CLOEXEC);
+		break;
+	case F_GETFD:
+		ret = fd_cloexec(files, fd) == 1 ? FD_CLOEXEC : 0;
+		break;
+	case F_SETFD:
+		ret = fd_set_cloexec(files, fd, arg[2] & FD_CLOEXEC);
+		break;
+	case F_GETFL:
+		ret = file_flags(f);
+		break;
+	case F_SETFL:
+		file_set_flags(f, (unsigned)arg[2]);
+		ret = 0;
+		break;
+	default:
+		ret = -EINVAL;
+	}
+	file_put(f);
+	return ret;
+}
+
+long sys_pipe2(const uint64_t *arg)
+{
+	unsigned flags = (unsigned)arg[1];
+	if (flags & ~(O_CLOEXEC | O_NONBLOCK))
+		return -EINVAL;
+	struct file *r, *w;
+	int err = pipe_create(flags, &r, &w);
+	if (err)
+		return err;
+	struct fdtable *files = my_files();
+	bool cloexec = flags & O_CLOEXEC;
+	int fds[2] = { fd_install(files, r, 0, cloexec), -EMFILE };
+	if (fds[0] < 0) {
+		file_put(r);
+		file_put(w);
+		return fds[0];
+	}
+	fds[1] = fd_install(files, w, 0, cloexec);
+	if (fds[1] < 0) {
+		file_put(w);
+		fd_close(files, fds[0]);
+		return fds[1];
+	}
+	if (copy_to_user((void *)arg[0], fds, sizeof(fds)) < 0) {
+		fd_close(files, fds[0]);
+		fd_close(files, fds[1]);
+		return -EFAULT;
+	}
+	return 0;
+}
+
+long sys_pipe(const uint64_t *arg)
+{
+	const uint64_t with_no_flags[] = { arg[0], 0 };
+	return sys_pipe2(with_no_flags);
+}

@@ -1,0 +1,196 @@
+/*
+ * mmap, mprotect, munmap and brk: the checks and choices of Linux's system
+ * calls; kernel/mm.c does the mapping. Every mapping's pages are allocated
+ * and zeroed at once (nothing is paged in on demand yet), so MAP_POPULATE
+ * and MAP_NORESERVE are what happens anyway. Files cannot be mapped yet.
+ *
+ * Where mmap puts a mapping it may choose: top-down from just below the
+ * stack's guard gap (USER_HEAP_END), as Linux's default layout, and never
+ * below the brk heap's end, so the two meet only when memory is full. The
+ * heap's growth stops at the first mapping above it (brk then fails, and
+ * the C library falls back to mmap).
+ */
+#include <stdbool.h>
+#include "kernel/syscalls.h"
+#include "kernel/mm.h"
+#include "kernel/process.h"
+#include "kernel/errno.h"
+#include "kernel/ktest.h"
+#include "sched/preempt.h"
+#include "arch/x86_64/user.h"
+#include "sched/task.h"
+#include "sched/platform.h"
+#include "lib/list.h"
+#include "lib/util.h"
+
+/* Linux's mmap flags. */
+enum {
+	MAP_SHARED = 0x01, MAP_PRIVATE = 0x02, MAP_TYPE = 0x0f,
+	MAP_FIXED = 0x10, MAP_ANONYMOUS = 0x20,
+	MAP_DENYWRITE = 0x800, MAP_EXECUTABLE = 0x1000,   /* ignored by Linux too */
+	MAP_NORESERVE = 0x4000, MAP_POPULATE = 0x8000, MAP_STACK = 0x20000,
+	MAP_FIXED_NOREPLACE = 0x100000,
+};
+
+/* Flags that ask for something else (MAP_GROWSDOWN, MAP_HUGETLB, ...) are
+ * refused, not silently ignored. */
+#define MAP_UNDERSTOOD (MAP_TYPE | MAP_FIXED | MAP_ANONYMOUS | MAP_DENYWRITE | MAP_EXECUTABLE | \
+			MAP_NORESERVE | MAP_POPULATE | MAP_STACK | MAP_FIXED_NOREPLACE)
+#define PROT_ALL (PROT_READ | PROT_WRITE | PROT_EXEC)
+
+static struct mm *my_mm(void)
+{
+	return sched_current()->process->mm;
+}
+
+/* Where a mapping without MAP_FIXED goes: at the hint if it is free (and
+ * below the stack's gap), else as high as there is room between the brk
+ * heap and the gap. 0 if there is no room. */
+static uint64_t choose_address(struct mm *mm, uint64_t hint, uint64_t len)
+{
+	if (hint >= USER_BASE && hint <= USER_HEAP_END && len <= USER_HEAP_END - hint &&
+	    mm_range_free(mm, hint, len))
+		return hint;
+	return mm_find_free(mm, len, MAX(mm->brk_mapped, USER_BASE), USER_HEAP_END);
+}
+
+/* mmap in mm (the system call's is the caller's). */
+static long mmap_in(struct mm *mm, const uint64_t *arg)
+{
+	uint64_t addr = arg[0], len = arg[1], prot = arg[2], flags = arg[3], offset = arg[5];
+	int fd = (int)arg[4];
+	bool fixed = flags & (MAP_FIXED | MAP_FIXED_NOREPLACE);
+	uint64_t type = flags & MAP_TYPE;
+	/* Both MAP_SHARED and MAP_PRIVATE is Linux's MAP_SHARED_VALIDATE,
+	 * which we do not offer. */
+	prot &= PROT_ALL;                 /* mmap, unlike mprotect, ignores other bits (Linux) */
+	if (len == 0 || offset % PAGE_SIZE || (flags & ~(uint64_t)MAP_UNDERSTOOD) ||
+	    (type != MAP_PRIVATE && type != MAP_SHARED) || (fixed && addr % PAGE_SIZE))
+		return -EINVAL;
+	if (!(flags & MAP_ANONYMOUS))
+		return fd == -1 ? -EBADF : -ENODEV;
+	if (len > USER_TOP)
+		return -ENOMEM;
+	len = PAGE_ALIGN_UP(len);
+
+	if (fixed) {
+		if (addr < USER_BASE)
+			return -EPERM;            /* Linux's answer below mmap_min_addr */
+		if (addr > USER_TOP - len)
+			return -ENOMEM;
+		if (!mm_range_free(mm, addr, len)) {
+			if (flags & MAP_FIXED_NOREPLACE)
+				return -EEXIST;
+			int err = mm_unmap(mm, addr, len);   /* MAP_FIXED replaces what was there */
+			if (err)
+				return err;
+		}
+	} else if (!(addr = choose_address(mm, PAGE_ALIGN_UP(addr), len))) {
+		return -ENOMEM;
+	}
+	int err = mm_map(mm, addr, len, (int)prot, type == MAP_SHARED ? MM_SHARED : 0);
+	return err ? err : (long)addr;
+}
+
+long sys_mmap(const uint64_t *arg)
+{
+	return mmap_in(my_mm(), arg);
+}
+
+long sys_mprotect(const uint64_t *arg)
+{
+	if (arg[2] & ~(uint64_t)PROT_ALL)
+		return -EINVAL;
+	return mm_protect(my_mm(), arg[0], arg[1], (int)arg[2]);
+}
+
+long sys_munmap(const uint64_t *arg)
+{
+	return mm_unmap(my_mm(), arg[0], arg[1]);
+}
+
+/* brk's answer is the heap's end, moved or not, never an error. */
+long sys_brk(const uint64_t *arg)
+{
+	return (long)mm_brk(my_mm(), arg[0]);
+}
+
+static long mmap_anon(struct mm *mm, uint64_t addr, uint64_t len, uint64_t prot, uint64_t flags)
+{
+	const uint64_t arg[6] = { addr, len, prot, flags | MAP_ANONYMOUS, (uint64_t)-1, 0 };
+	return mmap_in(mm, arg);
+}
+
+KTEST(sys_mm, mmap_refuses_as_linux_does)
+{
+	struct mm *mm = mm_create();
+	KASSERT(t, mm != NULL);
+	const uint64_t rw = PROT_READ | PROT_WRITE;
+	KEXPECT_EQ(t, mmap_anon(mm, 0, 0, rw, MAP_PRIVATE), -EINVAL);
+	KEXPECT_EQ(t, mmap_anon(mm, 0, PAGE_SIZE, rw, 0), -EINVAL);                       /* neither */
+	KEXPECT_EQ(t, mmap_anon(mm, 0, PAGE_SIZE, rw, MAP_PRIVATE | MAP_SHARED), -EINVAL);
+	long ignored = mmap_anon(mm, 0, PAGE_SIZE, PROT_READ | 0x100, MAP_PRIVATE);        /* mmap ignores it */
+	KEXPECT(t, ignored > 0 && mm_unmap(mm, (uint64_t)ignored, PAGE_SIZE) == 0);
+	KEXPECT_EQ(t, mmap_anon(mm, 0, PAGE_SIZE, rw, MAP_PRIVATE | 0x100), -EINVAL);     /* MAP_GROWSDOWN */
+	KEXPECT_EQ(t, mmap_anon(mm, 0x400800, PAGE_SIZE, rw, MAP_PRIVATE | MAP_FIXED), -EINVAL);
+	KEXPECT_EQ(t, mmap_anon(mm, 0x400800, PAGE_SIZE, rw, MAP_PRIVATE | MAP_FIXED_NOREPLACE), -EINVAL);
+	KEXPECT_EQ(t, mmap_anon(mm, 0x1000, PAGE_SIZE, rw, MAP_PRIVATE | MAP_FIXED), -EPERM);
+	KEXPECT_EQ(t, mmap_anon(mm, USER_TOP - PAGE_SIZE, 2 * PAGE_SIZE, rw, MAP_PRIVATE | MAP_FIXED), -ENOMEM);
+	KEXPECT_EQ(t, mmap_anon(mm, 0, 1ULL << 60, rw, MAP_PRIVATE), -ENOMEM);
+	const uint64_t odd_offset[6] = { 0, PAGE_SIZE, rw, MAP_PRIVATE | MAP_ANONYMOUS, (uint64_t)-1, 100 };
+	const uint64_t file[6] = { 0, PAGE_SIZE, rw, MAP_PRIVATE, 3, 0 };
+	const uint64_t no_file[6] = { 0, PAGE_SIZE, rw, MAP_PRIVATE, (uint64_t)-1, 0 };
+	KEXPECT_EQ(t, mmap_in(mm, odd_offset), -EINVAL);
+	KEXPECT_EQ(t, mmap_in(mm, file), -ENODEV);
+	KEXPECT_EQ(t, mmap_in(mm, no_file), -EBADF);
+	KEXPECT(t, list_empty(&mm->regions));
+	mm_destroy(mm);
+}
+
+KTEST(sys_mm, mmap_places_top_down_or_where_asked)
+{
+	struct mm *mm = mm_create();
+	KASSERT(t, mm != NULL);
+	mm->brk_start = mm->brk = mm->brk_mapped = 0x800000;
+	const uint64_t rw = PROT_READ | PROT_WRITE;
+	long a = mmap_anon(mm, 0, 3 * PAGE_SIZE - 1, rw, MAP_PRIVATE | MAP_POPULATE | MAP_NORESERVE);
+	KEXPECT_EQ(t, a, USER_HEAP_END - 3 * PAGE_SIZE);
+	KEXPECT_EQ(t, mmap_anon(mm, 0, PAGE_SIZE, rw, MAP_PRIVATE), a - PAGE_SIZE);
+	KEXPECT_EQ(t, mmap_anon(mm, 0x10000800, PAGE_SIZE, rw, MAP_SHARED), 0x10001000);   /* a free hint */
+	KEXPECT_EQ(t, mmap_anon(mm, 0x10001000, PAGE_SIZE, rw, MAP_PRIVATE), a - 2 * PAGE_SIZE);   /* taken */
+	struct mm_region *hinted = list_first_entry(&mm->regions, struct mm_region, node);
+	KEXPECT_EQ(t, hinted->start, 0x10001000);
+	KEXPECT_EQ(t, hinted->flags, MM_SHARED);
+
+	/* MAP_FIXED replaces a page in the middle of a's region; NOREPLACE will not. */
+	KEXPECT_EQ(t, mm_write(mm, a + PAGE_SIZE, "old", 4), 0);
+	KEXPECT_EQ(t, mmap_anon(mm, a + PAGE_SIZE, PAGE_SIZE, PROT_READ, MAP_PRIVATE | MAP_FIXED_NOREPLACE), -EEXIST);
+	KEXPECT_EQ(t, mmap_anon(mm, a + PAGE_SIZE, PAGE_SIZE, PROT_READ, MAP_PRIVATE | MAP_FIXED), a + PAGE_SIZE);
+	char back[4] = "";
+	preempt_disable();
+	mm_activate(mm);
+	KEXPECT_EQ(t, copy_from_user(back, (const void *)(a + PAGE_SIZE), sizeof(back)), 0);   /* fresh zeros */
+	mm_activate(NULL);
+	preempt_enable();
+	KEXPECT_EQ(t, back[0], 0);
+	KEXPECT_EQ(t, mmap_anon(mm, 0x20000000, PAGE_SIZE, rw, MAP_PRIVATE | MAP_FIXED_NOREPLACE), 0x20000000);
+	mm_destroy(mm);
+}
+
+KTEST(sys_mm, the_brk_heap_and_mappings_never_overlap)
+{
+	struct mm *mm = mm_create();
+	KASSERT(t, mm != NULL);
+	/* The heap's end two pages below the stack's gap: a mapping may not
+	 * go below it, however much room there is lower down. */
+	uint64_t heap = USER_HEAP_END - 2 * PAGE_SIZE;
+	mm->brk_start = mm->brk = mm->brk_mapped = heap;
+	const uint64_t rw = PROT_READ | PROT_WRITE;
+	KEXPECT_EQ(t, mmap_anon(mm, 0, 3 * PAGE_SIZE, rw, MAP_PRIVATE), -ENOMEM);
+	KEXPECT_EQ(t, mmap_anon(mm, heap - PAGE_SIZE, PAGE_SIZE, rw, MAP_PRIVATE), heap - PAGE_SIZE);   /* asked for */
+	KEXPECT_EQ(t, mmap_anon(mm, 0, PAGE_SIZE, rw, MAP_PRIVATE), heap + PAGE_SIZE);
+	/* And the heap's growth stops at the mapping above it. */
+	KEXPECT_EQ(t, mm_brk(mm, heap + 100), heap + 100);
+	KEXPECT_EQ(t, mm_brk(mm, heap + PAGE_SIZE + 100), heap + 100);
+	mm_destroy(mm);
+}

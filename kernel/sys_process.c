@@ -1,0 +1,168 @@
+/*
+ * The process system calls: fork, execve, wait4, exit, kill and the ids.
+ * One thread per process for now (docs/userspace.md): a process's id is
+ * its thread's, gettid() is getpid(), and exit() is exit_group().
+ */
+#include "kernel/syscalls.h"
+#include "kernel/process.h"
+#include "kernel/errno.h"
+#include "sched/api.h"
+#include "sched/platform.h"
+#include "arch/x86_64/user.h"
+#include "lib/string.h"
+#include "lib/time_units.h"
+
+static struct user_regs *my_regs(void)
+{
+	return arch_user_regs(sched_current()->kstack_top);
+}
+
+long sys_fork(const uint64_t *arg)
+{
+	(void)arg;
+	return process_fork(my_regs());
+}
+
+/* clone() as fork: only the signal the child's end sends its parent, in
+ * the low byte (SIGCHLD, or 0). Threads come with step 3 of ring 3. */
+long sys_clone(const uint64_t *arg)
+{
+	uint64_t flags = arg[0], stack = arg[1];
+	if ((flags & ~0xffULL) || stack)
+		return -EINVAL;
+	return process_fork(my_regs());
+}
+
+long sys_execve(const uint64_t *arg)
+{
+	return process_execve(arg[0], arg[1], arg[2]);
+}
+
+struct user_timeval {
+	int64_t sec, usec;
+};
+
+/* Linux's struct rusage: two times, then fourteen counters. */
+struct user_rusage {
+	struct user_timeval utime, stime;
+	int64_t counters[14];
+};
+
+enum { WNOHANG = 1, WUNTRACED = 2, WCONTINUED = 8, WALL = 0x40000000, WCLONE = (int)0x80000000 };
+
+long sys_wait4(const uint64_t *arg)
+{
+	int pid = (int)arg[0], options = (int)arg[2];
+	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED | WALL | WCLONE))
+		return -EINVAL;
+	if (pid == INT32_MIN)
+		return -ESRCH;                    /* -pid would overflow: Linux's answer */
+	int status;
+	uint64_t runtime;
+	int ret = process_wait_child(pid < -1 ? -1 : pid, options & WNOHANG, &status, &runtime);
+	if (ret <= 0)
+		return ret;
+	/* The child is gone: a bad pointer now loses its status, as on Linux. */
+	if (arg[1] && copy_to_user((void *)arg[1], &status, sizeof(status)) < 0)
+		return -EFAULT;
+	if (arg[3]) {
+		/* User and system time are not told apart yet: all counts as user time. */
+		struct user_rusage ru = { .utime = { (int64_t)(runtime / NS_PER_S),
+						     (int64_t)(runtime % NS_PER_S / NS_PER_US) } };
+		if (copy_to_user((void *)arg[3], &ru, sizeof(ru)) < 0)
+			return -EFAULT;
+	}
+	return ret;
+}
+
+long sys_exit(const uint64_t *arg)
+{
+	process_exit(wait_status_exited((int)arg[0]));
+}
+
+long sys_kill(const uint64_t *arg)
+{
+	return process_kill((int)arg[0], (int)arg[1]);
+}
+
+long sys_getpid(const uint64_t *arg)
+{
+	(void)arg;
+	return sched_current()->process->pid;
+}
+
+long sys_getppid(const uint64_t *arg)
+{
+	(void)arg;
+	return process_parent_pid();
+}
+
+long sys_set_tid_address(const uint64_t *arg)
+{
+	struct task *me = sched_current();
+	me->clear_child_tid = arg[0];
+	return me->pid;
+}
+
+enum { PR_SET_PDEATHSIG = 1, PR_GET_PDEATHSIG = 2, PR_SET_NAME = 15, PR_GET_NAME = 16,
+       PR_SET_TIMERSLACK = 29, PR_GET_TIMERSLACK = 30 };
+#define DEFAULT_TIMER_SLACK_NS 50000      /* Linux's */
+
+/* The signal to get when the parent ends; the thread's name, as the
+ * scheduler, the traces and GDB show it (TASK_NAME_LEN bytes with its NUL,
+ * as Linux's 16); the timer slack, which is only told back: leftmost's
+ * timers have none, every sleep ends when it should. Other options: not yet. */
+long sys_prctl(const uint64_t *arg)
+{
+	struct task *me = sched_current();
+	char name[TASK_NAME_LEN];
+	switch (arg[0]) {
+	case PR_SET_PDEATHSIG:
+		return process_set_parent_death_signal((int)arg[1]);
+	case PR_GET_PDEATHSIG: {
+		int signal = me->process->parent_death_signal;
+		return copy_to_user((void *)arg[1], &signal, sizeof(signal));
+	}
+	case PR_SET_TIMERSLACK:
+		me->process->timer_slack_ns = arg[1] ? arg[1] : DEFAULT_TIMER_SLACK_NS;   /* 0: the default */
+		return 0;
+	case PR_GET_TIMERSLACK:
+		return (long)(me->process->timer_slack_ns ? me->process->timer_slack_ns : DEFAULT_TIMER_SLACK_NS);
+	case PR_SET_NAME:
+		/* Byte by byte: a name may end just before an unmapped page. */
+		for (size_t i = 0; i < sizeof(name); i++) {
+			if (copy_from_user(&name[i], (const void *)(arg[1] + i), 1) < 0)
+				return -EFAULT;
+			if (!name[i])
+				break;
+		}
+		name[sizeof(name) - 1] = '\0';
+		strlcpy(me->name, name, sizeof(me->name));
+		return 0;
+	case PR_GET_NAME:
+		strlcpy(name, me->name, sizeof(name));
+		return copy_to_user((void *)arg[1], name, sizeof(name));
+	default:
+		return -EINVAL;
+	}
+}
+
+enum { ARCH_SET_FS = 0x1002, ARCH_GET_FS = 0x1003 };
+
+/* The C library's thread pointer: FS-relative addresses are its thread-local data. */
+long sys_arch_prctl(const uint64_t *arg)
+{
+	struct task *me = sched_current();
+	switch (arg[0]) {
+	case ARCH_SET_FS:
+		if (arg[1] >= USER_TOP)
+			return -EPERM;            /* as Linux: no kernel or non-canonical base */
+		me->fs_base = arg[1];             /* first: a switch in between loads the new one */
+		arch_set_fs_base(arg[1]);
+		return 0;
+	case ARCH_GET_FS:
+		return copy_to_user((void *)arg[1], &me->fs_base, sizeof(me->fs_base));
+	default:
+		return -EINVAL;
+	}
+}

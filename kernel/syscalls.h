@@ -1,0 +1,70 @@
+/*
+ * The system calls' implementations, one file per group, each taking the
+ * six argument registers (arg[0] is rdi, then rsi, rdx, r10, r8, r9) and
+ * returning what the program gets in rax: a result, or -errno. The table
+ * that maps Linux's numbers to them is in kernel/syscall.c.
+ */
+#pragma once
+#include <stdint.h>
+
+/* kernel/sys_file.c */
+long sys_read(const uint64_t *arg);
+long sys_write(const uint64_t *arg);
+long sys_open(const uint64_t *arg);
+long sys_close(const uint64_t *arg);
+long sys_stat(const uint64_t *arg);
+long sys_fstat(const uint64_t *arg);
+long sys_lseek(const uint64_t *arg);
+long sys_ioctl(const uint64_t *arg);
+long sys_pread64(const uint64_t *arg);
+long sys_readv(const uint64_t *arg);
+long sys_writev(const uint64_t *arg);
+long sys_pipe(const uint64_t *arg);
+long sys_dup(const uint64_t *arg);
+long sys_dup2(const uint64_t *arg);
+long sys_fcntl(const uint64_t *arg);
+long sys_openat(const uint64_t *arg);
+long sys_newfstatat(const uint64_t *arg);
+long sys_dup3(const uint64_t *arg);
+long sys_pipe2(const uint64_t *arg);
+
+/* kernel/sys_mm.c: anonymous memory only, for now */
+long sys_mmap(const uint64_t *arg);
+long sys_mprotect(const uint64_t *arg);
+long sys_munmap(const uint64_t *arg);
+long sys_brk(const uint64_t *arg);
+
+/* kernel/sys_process.c */
+long sys_fork(const uint64_t *arg);
+long sys_clone(const uint64_t *arg);
+long sys_execve(const uint64_t *arg);
+long sys_wait4(const uint64_t *arg);
+long sys_exit(const uint64_t *arg) __attribute__((noreturn));
+long sys_kill(const uint64_t *arg);
+long sys_getpid(const uint64_t *arg);
+long sys_getppid(const uint64_t *arg);
+long sys_set_tid_address(const uint64_t *arg);
+long sys_prctl(const uint64_t *arg);
+long sys_arch_prctl(const uint64_t *arg);
+
+/* kernel/sys_time.c */
+long sys_clock_gettime(const uint64_t *arg);
+long sys_clock_getres(const uint64_t *arg);
+long sys_clock_nanosleep(const uint64_t *arg);
+long sys_nanosleep(const uint64_t *arg);
+long sys_gettimeofday(const uint64_t *arg);
+long sys_time(const uint64_t *arg);
+
+/* kernel/sys_sched.c */
+long sys_sched_setscheduler(const uint64_t *arg);
+long sys_sched_getscheduler(const uint64_t *arg);
+long sys_sched_setparam(const uint64_t *arg);
+long sys_sched_getparam(const uint64_t *arg);
+long sys_sched_get_priority_max(const uint64_t *arg);
+long sys_sched_get_priority_min(const uint64_t *arg);
+long sys_sched_yield(const uint64_t *arg);
+long sys_sched_setaffinity(const uint64_t *arg);
+long sys_sched_getaffinity(const uint64_t *arg);
+long sys_setpriority(const uint64_t *arg);
+long sys_getpriority(const uint64_t *arg);
+long sys_getcpu(const uint64_t *arg);
