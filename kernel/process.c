@@ -398,6 +398,26 @@ KTEST(process, programs_run_side_by_side_and_leave_nothing_behind)
 	KEXPECT_EQ(t, free_page_count(), before);
 }
 
+/* Issue 12's leak test: every page and task a thousand processes used
+ * comes back. forkexec forks each child, which execs exit42. */
+KTEST(process, a_thousand_forks_and_execs_leave_nothing_behind)
+{
+	const char *const argv[] = { "/bin/forkexec", "1000", "/bin/exit42", NULL };
+	const void *file;
+	size_t size;
+	if (!initramfs_find(argv[0], &file, &size) || !initramfs_find(argv[2], &file, &size))
+		KSKIP(t, "no /bin/forkexec or /bin/exit42 in the initramfs");
+	size_t before = free_page_count();
+	int tasks_before = tasks_alive(), status = -1;
+	int pid = process_spawn(argv[0], argv, NULL);
+	KASSERT(t, pid > 0);
+	KEXPECT_EQ(t, process_wait(pid, &status), pid);
+	KEXPECT_EQ(t, status, wait_status_exited(0));   /* every child exited 42 */
+	wait_for_reaper(tasks_before);
+	KEXPECT_EQ(t, tasks_alive(), tasks_before);
+	KEXPECT_EQ(t, free_page_count(), before);
+}
+
 KTEST(process, bad_requests_are_refused)
 {
 	const char *const argv[] = { "/bin/nothing", NULL };
