@@ -146,6 +146,9 @@ struct task {
 	uint64_t fs_base;                 /* its FS base (the C library's thread pointer): only the task
 	                                     itself (arch_prctl); the switch loads it */
 	uint64_t clear_child_tid;         /* set_tid_address(): only the task itself */
+	bool sigpending;                  /* a signal waits for it (kernel/signal.c): interruptible
+	                                     sleeps end (sched/wait.h); set by the sender, cleared by
+	                                     the task itself; atomic: task_signal_pending() */
 	struct fpu_state *fpu;            /* its x87 and SSE registers while switched out: set and freed
 	                                     with `process`; in between, only the switch */
 };
@@ -176,6 +179,11 @@ static inline void set_task_cpu(struct task *p, int cpu)
 static inline bool task_on_cpu(const struct task *p)
 {
 	return __atomic_load_n(&p->on_cpu, __ATOMIC_RELAXED);
+}
+
+static inline bool task_signal_pending(const struct task *p)
+{
+	return __atomic_load_n(&p->sigpending, __ATOMIC_RELAXED);
 }
 
 static inline bool task_need_resched(const struct task *p)

@@ -160,27 +160,53 @@ static void sleeper_wake(struct timer *t)
 }
 
 /*
- * Timers fire late by about timer_lateness_ns() (a halted virtual CPU is
- * slow to resume): the timer is armed that much early, and the last few µs
- * are waited out on the CPU, at the sleeper's own expense. A sleep ends at
- * its deadline, never before.
+ * Sleep until the deadline, or a signal if `interruptible`: true if the
+ * deadline came. Timers fire late by about timer_lateness_ns() (a halted
+ * virtual CPU is slow to resume): the timer is armed that much early, and
+ * the last few µs are waited out on the CPU, at the sleeper's own expense.
+ * A sleep ends at its deadline, never before.
  */
-void sleep_ns(uint64_t ns)
+static bool sleep_until(uint64_t deadline, bool interruptible)
 {
-	uint64_t deadline = sched_clock() + ns, early = timer_lateness_ns();
+	uint64_t early = timer_lateness_ns();
 	struct sleeper s = { .timer = TIMER_INIT(sleeper_wake), .task = sched_current() };
+	bool interrupted = false;
 	s.task->wake_timer = &s.timer;        /* what will wake us (sched_check_task) */
-	while (sched_clock() + early < deadline) {
+	while (sched_clock() + early < deadline && !interrupted) {
 		/* Sleeping before arming: a timer that fires at once still wakes us.
 		 * Preempted in between, we stay queued (sched/core.c), so the
 		 * moment with neither a queue nor a timer is never a lost one. */
 		set_task_state(s.task, TASK_SLEEPING);
-		timer_start(&s.timer, deadline - early);
-		schedule();
-		timer_cancel(&s.timer);       /* also waits out a callback running elsewhere */
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);   /* against a signal's sender: wait.h */
+		interrupted = interruptible && task_signal_pending(s.task);
+		if (!interrupted) {
+			timer_start(&s.timer, deadline - early);
+			schedule();
+			timer_cancel(&s.timer);   /* also waits out a callback running elsewhere */
+		}
 	}
 	s.task->wake_timer = NULL;
 	set_task_state(s.task, TASK_RUNNING);
+	if (interrupted)
+		return false;
 	while (sched_clock() < deadline)
 		sched_cpu_relax();
+	return true;
+}
+
+void sleep_ns(uint64_t ns)
+{
+	sleep_until(sched_clock() + ns, false);
+}
+
+int sleep_ns_interruptible(uint64_t ns, uint64_t *left)
+{
+	uint64_t deadline = sched_clock() + ns;
+	if (sleep_until(deadline, true))
+		return 0;
+	if (left) {
+		uint64_t now = sched_clock();
+		*left = deadline > now ? deadline - now : 0;
+	}
+	return -EINTR;
 }

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include "lib/list.h"
 #include "kernel/spinlock.h"
+#include "kernel/errno.h"
 
 struct wait_queue {
 	struct spinlock lock;
@@ -32,6 +33,32 @@ void wait_queue_init(struct wait_queue *wq, const char *name);
 			wait_sleep(wq, flags_);                                     \
 		}                                                                   \
 	} while (0)
+
+/*
+ * As wait_event(), but a signal for the task ends the wait too: 0 once
+ * cond is true, -EINTR if a signal came first (sleeps a system call may be
+ * interrupted in: a pipe read, wait4, pause). The sender sets the task's
+ * sigpending and then wakes it; the waiter marks itself sleeping and then
+ * looks at sigpending, with a full fence between: one of them sees the other.
+ * (Its users include sched/task.h and sched/platform.h, which this header cannot:
+ * struct task holds a wait queue.)
+ */
+#define wait_event_interruptible(wq, cond)                                          \
+	({                                                                          \
+		int ret_ = 0;                                                       \
+		while (!(cond)) {                                                   \
+			uint64_t flags_ = wait_prepare(wq);                         \
+			__atomic_thread_fence(__ATOMIC_SEQ_CST);                    \
+			if (task_signal_pending(sched_current()))                   \
+				ret_ = -EINTR;                                      \
+			if (ret_ || (cond)) {                                       \
+				wait_cancel(wq, flags_);                            \
+				break;                                              \
+			}                                                           \
+			wait_sleep(wq, flags_);                                     \
+		}                                                                   \
+		ret_;                                                               \
+	})
 
 /* The pieces wait_event() is made of. */
 uint64_t wait_prepare(struct wait_queue *wq);     /* queue me, mark me sleeping; returns with wq locked */
@@ -66,3 +93,6 @@ void mutex_unlock(struct mutex *m);
 
 /* Sleep for at least ns nanoseconds (timer-driven). */
 void sleep_ns(uint64_t ns);
+/* The same, unless a signal for the task comes first: 0, or -EINTR with
+ * the time left in *left (if not NULL). */
+int sleep_ns_interruptible(uint64_t ns, uint64_t *left);
