@@ -27,3 +27,7 @@
 #define ENOSYS 38
 #define EOPNOTSUPP 95
 #define ETIMEDOUT 110
+
+/* The kernel's own, never seen by a program: a call a signal interrupted,
+ * to be run again unless a handler without SA_RESTART runs (kernel/signal.c). */
+#define ERESTARTSYS 512

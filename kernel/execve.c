@@ -113,6 +113,7 @@ static void __attribute__((noreturn)) switch_program(struct mm *mm, const char *
 	irq_restore(flags);
 	mm_destroy(old);
 	fdtable_close_on_exec(proc->files);
+	signals_exec(&proc->signals);
 	strlcpy(me->name, process_name_of(path), sizeof(me->name));
 	kstack_rename(me->kstack_top, me->name);
 	reset_thread_state(me);

@@ -47,6 +47,8 @@ int process_fork(const struct user_regs *regs)
 	struct fdtable *files = mm ? fdtable_fork(parent->files) : NULL;
 	struct process *proc = files ? process_create(mm, files) : NULL;
 	struct task *child;
+	if (proc)
+		signals_fork(&proc->signals, &parent->signals);
 	if (!proc || process_start(proc, parent, me->name, resume_child, child_regs, &child) < 0) {
 		kfree(proc);
 		if (files)

@@ -42,6 +42,7 @@ struct process *process_create(struct mm *mm, struct fdtable *files)
 		return NULL;
 	proc->mm = mm;
 	proc->files = files;
+	signals_init(&proc->signals);
 	list_init(&proc->children);
 	return proc;
 }
@@ -124,12 +125,14 @@ static void release(struct process *proc)
 }
 
 /* Sleep until `found` says a child is ready or that none will be: it runs
- * under the tree lock, returns nonzero to stop (and what to return). */
+ * under the tree lock, returns nonzero to stop (and what to return). A
+ * signal ends the wait with -ERESTARTSYS (the kernel's own waits get none). */
 static int wait_in_tree(int (*found)(void *arg), void *arg, bool nohang)
 {
 	for (;;) {
 		uint64_t flags = wait_prepare(&tree);
-		int ret = found(arg);
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);   /* against a signal's sender: sched/wait.h */
+		int ret = task_signal_pending(sched_current()) ? -ERESTARTSYS : found(arg);
 		if (ret || nohang) {
 			wait_cancel(&tree, flags);
 			return ret;
@@ -230,35 +233,6 @@ int process_parent_pid(void)
 	return ppid;
 }
 
-/* The signals whose default action is to do nothing (Linux's signal(7)),
- * and those that would stop or continue a process, which needs job
- * control: not yet, so they too do nothing. */
-static bool ignored_by_default(int signal)
-{
-	enum { SIGCONT = 18, SIGSTOP = 19, SIGTSTP = 20, SIGTTIN = 21, SIGTTOU = 22, SIGURG = 23,
-	       SIGWINCH = 28 };
-	switch (signal) {
-	case SIGCHLD: case SIGCONT: case SIGURG: case SIGWINCH:
-	case SIGSTOP: case SIGTSTP: case SIGTTIN: case SIGTTOU:
-		return true;
-	default:
-		return signal > 31;           /* real-time signals end a process too, but only
-		                                 with handlers are they of use: step 3 */
-	}
-}
-
-/* Under the tree lock: the signal's default action (a fatal signal ends
- * proc at its next return to ring 3; the first one sent says how). */
-static void deliver(struct process *proc, int signal)
-{
-	assert_held(&tree.lock);
-	if (signal && !proc->exited && !ignored_by_default(signal)) {
-		int none = 0;
-		__atomic_compare_exchange_n(&proc->fatal_signal, &none, signal, false, __ATOMIC_RELAXED,
-					    __ATOMIC_RELAXED);
-	}
-}
-
 int process_kill(int pid, int signal)
 {
 	if (signal < 0 || signal > NSIG)
@@ -273,7 +247,10 @@ int process_kill(int pid, int signal)
 		if (proc->pid != pid)
 			continue;
 		ret = 0;                      /* signal 0 only asks whether it exists, as a zombie too */
-		deliver(proc, signal);
+		if (signal && !proc->exited) {
+			struct sig_info info = { .signo = signal, .pid = sched_current()->pid };
+			signal_send(proc, &info);
+		}
 		break;
 	}
 	spin_unlock_irqrestore(&tree.lock, flags);
@@ -282,13 +259,9 @@ int process_kill(int pid, int signal)
 
 void exit_to_user(struct user_regs *regs)
 {
-	(void)regs;
-	struct process *proc = sched_current()->process;
-	int signal = proc ? __atomic_load_n(&proc->fatal_signal, __ATOMIC_RELAXED) : 0;
-	if (signal) {
-		irq_enable();                 /* ending sleeps */
-		process_exit(wait_status_killed(signal));
-	}
+	struct task *me = sched_current();
+	if (task_signal_pending(me) || me->process->signals.restarting)
+		signal_deliver(regs);
 }
 
 /* Under the tree lock: proc's children will have nobody to wait for them. */
@@ -300,10 +273,33 @@ static void orphan_children(struct process *proc)
 		list_remove(&c->sibling);
 		c->parent = NULL;
 		c->orphan = true;
-		deliver(c, c->parent_death_signal);
-		if (c->exited)
+		if (c->exited) {
 			release(c);
+		} else if (c->parent_death_signal) {
+			struct sig_info info = { .signo = c->parent_death_signal, .pid = proc->pid };
+			signal_send(c, &info);
+		}
 	}
+}
+
+/* Under the tree lock: SIGCHLD to proc's parent, as Linux sends it. False
+ * if the parent ignores SIGCHLD (or asked SA_NOCLDWAIT): then, by POSIX,
+ * it does not wait for its children, which go as they end. */
+static bool tell_parent(struct process *proc)
+{
+	enum { CLD_EXITED = 1, CLD_KILLED = 2 };
+	struct signals *s = &proc->parent->signals;
+	uint64_t flags = spin_lock_irqsave(&s->lock);
+	const struct k_sigaction *act = &s->action[SIGCHLD - 1];
+	bool waits = act->handler != SIG_IGN && !(act->flags & SA_NOCLDWAIT);
+	spin_unlock_irqrestore(&s->lock, flags);
+	int killed_by = wait_status_signal(proc->wait_status);
+	struct sig_info info = {
+		.signo = SIGCHLD, .code = killed_by ? CLD_KILLED : CLD_EXITED, .pid = proc->pid,
+		.status = killed_by ? killed_by : wait_status_code(proc->wait_status),
+	};
+	signal_send(proc->parent, &info);
+	return waits;
 }
 
 void process_exit(int status)
@@ -321,6 +317,8 @@ void process_exit(int status)
 	kfree(me->fpu);
 	me->fpu = NULL;
 
+	signals_exit(&proc->signals);
+
 	uint64_t runtime = task_sched_runtime(me);
 	flags = spin_lock_irqsave(&tree.lock);
 	orphan_children(proc);              /* and send those that asked their parent-death signal */
@@ -328,10 +326,11 @@ void process_exit(int status)
 	proc->runtime_ns = runtime;
 	proc->wait_status = status;
 	proc->exited = true;
+	if (proc->parent && !tell_parent(proc))
+		proc->orphan = true;          /* the parent will not wait: as if it had none */
 	if (proc->orphan)
 		release(proc);
-	else
-		wake_up_locked(&tree, INT32_MAX);
+	wake_up_locked(&tree, INT32_MAX);   /* a waiting parent: this child, or none left */
 	spin_unlock_irqrestore(&tree.lock, flags);
 	task_exit(status);
 }
@@ -353,14 +352,31 @@ static int fault_signal(uint64_t vector)
 	}
 }
 
-/* There are no signal handlers yet: the fault kills the program. */
+bool process_fault_signal(int signal, uint64_t addr)
+{
+	struct process *proc = sched_current()->process;
+	struct signals *s = &proc->signals;
+	uint64_t flags = spin_lock_irqsave(&s->lock);
+	bool handled = s->action[signal - 1].handler > SIG_IGN && !(s->blocked & sigmask_of(signal));
+	spin_unlock_irqrestore(&s->lock, flags);
+	if (handled) {
+		struct sig_info info = { .signo = signal, .fault = true, .addr = addr };
+		signal_send(proc, &info);
+	}
+	return handled;
+}
+
+/* The program's handler runs next, if it has one; else the fault ends it. */
 void user_fault(const char *what, uint64_t addr, struct trap_frame *f)
 {
 	struct task *me = sched_current();
+	int signal = fault_signal(f->vector);
+	if (process_fault_signal(signal, addr))
+		return;
 	pr_info("pid %d (%s): %s at 0x%llx (rip 0x%llx): killed", me->pid, me->name, what,
 		(unsigned long long)addr, (unsigned long long)f->rip);
 	irq_enable();                     /* exceptions arrive with interrupts off; exiting sleeps */
-	process_exit(wait_status_killed(fault_signal(f->vector)));
+	process_exit(wait_status_killed(signal));
 }
 
 /* Ended processes' tasks are freed by the reaper, soon after. */

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "kernel/mm.h"
+#include "kernel/signal.h"
 #include "lib/list.h"
 
 #define SYSCALL_NR_TRACKED 512            /* numbers below this are reported missing one by one */
@@ -45,8 +46,7 @@ struct process {
 	uint64_t runtime_ns;              /* CPU time its thread had, once exited */
 	uint64_t children_runtime_ns;     /* of the children it waited for, and theirs */
 
-	int fatal_signal;                 /* a signal that ends it at its next return to ring 3, or
-	                                     0: set by kill(), atomic */
+	struct signals signals;           /* what it does with each signal, and those waiting */
 	int parent_death_signal;          /* sent to it when its parent ends (prctl
 	                                     PR_SET_PDEATHSIG), or 0: under the tree's lock */
 };
@@ -86,9 +86,13 @@ int process_set_parent_death_signal(int signal);
 /* The calling process's parent's pid; 0 if it has none. */
 int process_parent_pid(void);
 
-/* Send a signal with its default action: 0 on success, -ESRCH, -EINVAL. No
- * handlers yet (docs/userspace.md): a fatal one ends the process. */
+/* kill(pid, signal), from the calling task: 0, -ESRCH, -EINVAL. Signal 0
+ * only asks whether pid exists (a zombie does). */
 int process_kill(int pid, int signal);
+/* A fault of the running program's (user_fault): its handler runs, unless
+ * it has none or blocks the signal, which then ends the process (Linux's
+ * rule). False if the process is to end. */
+bool process_fault_signal(int signal, uint64_t addr);
 
 /* The calling task's process ends, with this wait status. */
 void process_exit(int status) __attribute__((noreturn));
@@ -108,7 +112,3 @@ static inline int wait_status_exited(int code) { return (code & 0xff) << 8; }
 static inline int wait_status_killed(int signal) { return signal & 0x7f; }
 static inline int wait_status_signal(int status) { return status & 0x7f; }     /* 0: it exited */
 static inline int wait_status_code(int status) { return (status >> 8) & 0xff; }
-
-/* Linux's signal numbers, those the kernel sends itself. */
-enum { SIGINT = 2, SIGILL = 4, SIGTRAP = 5, SIGBUS = 7, SIGFPE = 8, SIGKILL = 9, SIGSEGV = 11,
-       SIGTERM = 15, SIGCHLD = 17, NSIG = 64 };

@@ -125,17 +125,20 @@ long sys_clock_getres(const uint64_t *arg)
 	return arg[1] ? put_timespec(arg[1], res) : 0;
 }
 
-/* Sleep until the clock reads `until` (not a CPU-time clock). Not yet cut
- * short by signals, so the time left is never written. */
-static long sleep_until(int64_t id, uint64_t until)
+/* Sleep until the clock reads `until` (not a CPU-time clock). A signal
+ * whose handler is to run cuts it short: -EINTR, and the time that was
+ * left goes to urem (if not 0: relative sleeps). */
+static long sleep_until(int64_t id, uint64_t until, uint64_t urem)
 {
-	uint64_t now;
+	uint64_t now, left;
 	int err = clock_read(id, &now);
-	if (err)
+	if (err || until <= now)
 		return err;
-	if (until > now)
-		sleep_ns(until - now);
-	return 0;
+	if (sleep_ns_interruptible(until - now, &left) == 0)
+		return 0;
+	if (urem && put_timespec(urem, left) < 0)
+		return -EFAULT;
+	return -EINTR;
 }
 
 long sys_clock_nanosleep(const uint64_t *arg)
@@ -149,14 +152,16 @@ long sys_clock_nanosleep(const uint64_t *arg)
 		return -EOPNOTSUPP;           /* as Linux: these cannot be slept on */
 	if ((err = get_timespec(arg[2], &ns)))
 		return err;
-	return sleep_until(id, arg[1] & TIMER_ABSTIME ? ns : now + ns);
+	if (arg[1] & TIMER_ABSTIME)
+		return sleep_until(id, ns, 0);
+	return sleep_until(id, now + ns, arg[3]);
 }
 
 long sys_nanosleep(const uint64_t *arg)
 {
 	uint64_t ns;
 	int err = get_timespec(arg[0], &ns);
-	return err ? err : sleep_until(CLOCK_MONOTONIC, clock_ns() + ns);
+	return err ? err : sleep_until(CLOCK_MONOTONIC, clock_ns() + ns, arg[1]);
 }
 
 long sys_gettimeofday(const uint64_t *arg)

@@ -13,6 +13,7 @@
 #include "kernel/syscall.h"
 #include "kernel/syscalls.h"
 #include "kernel/process.h"
+#include "kernel/signal.h"
 #include "kernel/printk.h"
 #include "kernel/errno.h"
 #include "sched/preempt.h"
@@ -39,20 +40,6 @@ static long sys_uname(const uint64_t *arg)
 	return copy_to_user((void *)arg[0], &uts, sizeof(uts));
 }
 
-/* No signals yet: every mask is accepted, and the old one was empty. */
-static long sys_rt_sigprocmask(const uint64_t *arg)
-{
-	enum { SIG_SETMASK = 2 };
-	uint64_t set, old = 0;
-	if (arg[3] != sizeof(set) || (arg[1] && arg[0] > SIG_SETMASK))
-		return -EINVAL;
-	if (arg[1] && copy_from_user(&set, (const void *)arg[1], sizeof(set)) < 0)
-		return -EFAULT;
-	if (arg[2] && copy_to_user((void *)arg[2], &old, sizeof(old)) < 0)
-		return -EFAULT;
-	return 0;
-}
-
 static const syscall_fn table[] = {
 	[0] = sys_read,
 	[1] = sys_write,
@@ -65,7 +52,9 @@ static const syscall_fn table[] = {
 	[10] = sys_mprotect,
 	[11] = sys_munmap,
 	[12] = sys_brk,
+	[13] = sys_rt_sigaction,
 	[14] = sys_rt_sigprocmask,
+	[15] = sys_rt_sigreturn,
 	[16] = sys_ioctl,
 	[17] = sys_pread64,
 	[19] = sys_readv,
@@ -74,7 +63,11 @@ static const syscall_fn table[] = {
 	[24] = sys_sched_yield,
 	[32] = sys_dup,
 	[33] = sys_dup2,
+	[34] = sys_pause,
 	[35] = sys_nanosleep,
+	[36] = sys_getitimer,
+	[37] = sys_alarm,
+	[38] = sys_setitimer,
 	[39] = sys_getpid,
 	[56] = sys_clone,
 	[57] = sys_fork,
@@ -87,6 +80,9 @@ static const syscall_fn table[] = {
 	[72] = sys_fcntl,
 	[96] = sys_gettimeofday,
 	[110] = sys_getppid,
+	[127] = sys_rt_sigpending,
+	[130] = sys_rt_sigsuspend,
+	[131] = sys_sigaltstack,
 	[140] = sys_getpriority,
 	[141] = sys_setpriority,
 	[142] = sys_sched_setparam,
@@ -98,6 +94,7 @@ static const syscall_fn table[] = {
 	[157] = sys_prctl,
 	[158] = sys_arch_prctl,
 	[186] = sys_getpid,               /* gettid: one thread per process */
+	[200] = sys_tkill,
 	[201] = sys_time,
 	[203] = sys_sched_setaffinity,
 	[204] = sys_sched_getaffinity,
@@ -106,6 +103,7 @@ static const syscall_fn table[] = {
 	[229] = sys_clock_getres,
 	[230] = sys_clock_nanosleep,
 	[231] = sys_exit,                 /* exit_group: one thread per process */
+	[234] = sys_tgkill,
 	[257] = sys_openat,
 	[262] = sys_newfstatat,
 	[292] = sys_dup3,
@@ -134,8 +132,11 @@ long syscall_dispatch(struct user_regs *regs)
 	const uint64_t arg[6] = { regs->rdi, regs->rsi, regs->rdx, regs->r10, regs->r8, regs->r9 };
 	uint64_t nr = regs->rax;
 	long ret = nr < ARRAY_SIZE(table) && table[nr] ? table[nr](arg) : not_implemented(nr);
+	regs->rax = (uint64_t)ret;
+	if (ret == -ERESTARTSYS)
+		signal_restart_syscall(regs, nr);   /* a signal interrupted it (kernel/signal.c) */
 	preempt_check_resched();          /* a wake-up meanwhile may want this CPU */
 	irq_disable();                    /* from here to ring 3 nothing may come between */
 	exit_to_user(regs);
-	return ret;
+	return (long)regs->rax;           /* a signal's handler or return may have changed it */
 }

@@ -47,6 +47,20 @@ long sys_set_tid_address(const uint64_t *arg);
 long sys_prctl(const uint64_t *arg);
 long sys_arch_prctl(const uint64_t *arg);
 
+/* kernel/sys_signal.c */
+long sys_rt_sigaction(const uint64_t *arg);
+long sys_rt_sigprocmask(const uint64_t *arg);
+long sys_rt_sigreturn(const uint64_t *arg);
+long sys_rt_sigpending(const uint64_t *arg);
+long sys_rt_sigsuspend(const uint64_t *arg);
+long sys_pause(const uint64_t *arg);
+long sys_sigaltstack(const uint64_t *arg);
+long sys_tkill(const uint64_t *arg);
+long sys_tgkill(const uint64_t *arg);
+long sys_setitimer(const uint64_t *arg);
+long sys_getitimer(const uint64_t *arg);
+long sys_alarm(const uint64_t *arg);
+
 /* kernel/sys_time.c */
 long sys_clock_gettime(const uint64_t *arg);
 long sys_clock_getres(const uint64_t *arg);

@@ -49,6 +49,7 @@ static inline uint64_t read_rflags(void)
 
 #define RFLAGS_TF (1ULL << 8)
 #define RFLAGS_IF (1ULL << 9)
+#define RFLAGS_DF (1ULL << 10)
 #define RFLAGS_RF (1ULL << 16)
 
 static inline void irq_disable(void) { __asm__ volatile("cli" : : : "memory"); }

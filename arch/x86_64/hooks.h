@@ -41,5 +41,6 @@ bool page_fault_resolved(uint64_t addr, uint64_t error_code);
  * fatal signal); may end it (kernel/process.c). */
 void exit_to_user(struct user_regs *regs);
 /* Code in ring 3 raised exception `what` (f->vector): addr is the page fault's
- * address, else f->rip. Ends the program and never returns (kernel/process.c). */
-void user_fault(const char *what, uint64_t addr, struct trap_frame *f) __attribute__((noreturn));
+ * address, else f->rip. Either the program's signal handler runs next (on the
+ * way back to ring 3), or the program ends here (kernel/process.c). */
+void user_fault(const char *what, uint64_t addr, struct trap_frame *f);

@@ -102,8 +102,10 @@ static void handle_exception(struct trap_frame *f)
 	if (f->vector == VEC_PAGE_FAULT && page_fault_resolved(read_cr2(), f->error_code))
 		return;
 	/* A double fault or machine check is the machine's trouble, whoever ran. */
-	if ((f->cs & 3) && f->vector != VEC_DOUBLE_FAULT && f->vector != VEC_MACHINE_CHECK)
+	if ((f->cs & 3) && f->vector != VEC_DOUBLE_FAULT && f->vector != VEC_MACHINE_CHECK) {
 		user_fault(exception_name(f->vector), f->vector == VEC_PAGE_FAULT ? read_cr2() : f->rip, f);
+		return;
+	}
 	if (fixup_exception(f))
 		return;
 	fatal_exception(f);

@@ -55,6 +55,14 @@ bool user_range_ok(uint64_t addr, size_t n);
 int copy_from_user(void *dst, const void *usrc, size_t n);
 int copy_to_user(void *udst, const void *src, size_t n);
 
+/* The kernel rewrote regs beyond rax (a signal handler's entry or return):
+ * sysretq would lose rcx and r11, so the way back must be iretq. Marked in
+ * the frame's error code, which a system call's frame otherwise has as 0. */
+#define USER_REGS_REWRITTEN 1
+static inline void user_regs_rewritten(struct user_regs *regs)
+{
+	regs->error_code = USER_REGS_REWRITTEN;
+}
 /* May the system call exit return with sysretq, or must it use iretq? */
 bool user_return_uses_sysret(const struct user_regs *regs);
 extern uint64_t syscall_exits_by_iretq;   /* how often it had to (atomic) */

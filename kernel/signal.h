@@ -1,0 +1,110 @@
+/*
+ * Signals, as Linux has them: each process says per signal what it wants
+ * (the default action, to ignore it, or a handler), each thread blocks a
+ * set of them, and a signal sent waits (pending) until its receiver
+ * returns to ring 3 with it unblocked. Then the kernel acts: ends the
+ * process, or builds a signal frame on the user's stack and enters the
+ * handler, which returns through rt_sigreturn(). How the frame looks, and
+ * why each check on the way back is there: docs/userspace.md.
+ *
+ * One thread per process for now: the per-thread parts (blocked mask,
+ * alternate stack) live here with the rest and move to the thread when
+ * threads come.
+ */
+#pragma once
+#include <stdbool.h>
+#include <stdint.h>
+#include "kernel/timer.h"
+#include "kernel/spinlock.h"
+
+#define NSIG 64                           /* signals 1..64; bit n - 1 of a set is signal n */
+typedef uint64_t sigset_t;
+
+enum {
+	SIGHUP = 1, SIGINT = 2, SIGQUIT = 3, SIGILL = 4, SIGTRAP = 5, SIGABRT = 6, SIGBUS = 7,
+	SIGFPE = 8, SIGKILL = 9, SIGUSR1 = 10, SIGSEGV = 11, SIGUSR2 = 12, SIGPIPE = 13,
+	SIGALRM = 14, SIGTERM = 15, SIGSTKFLT = 16, SIGCHLD = 17, SIGCONT = 18, SIGSTOP = 19,
+	SIGTSTP = 20, SIGTTIN = 21, SIGTTOU = 22, SIGURG = 23, SIGXCPU = 24, SIGXFSZ = 25,
+	SIGVTALRM = 26, SIGPROF = 27, SIGWINCH = 28, SIGIO = 29, SIGPWR = 30, SIGSYS = 31,
+};
+
+static inline sigset_t sigmask_of(int sig) { return 1ULL << (sig - 1); }
+#define UNBLOCKABLE (sigmask_of(SIGKILL) | sigmask_of(SIGSTOP))
+
+/* Linux's struct sigaction as the system call takes it (not the C library's). */
+#define SIG_DFL 0
+#define SIG_IGN 1
+enum { SA_NOCLDSTOP = 1, SA_NOCLDWAIT = 2, SA_SIGINFO = 4, SA_RESTORER = 0x04000000,
+       SA_ONSTACK = 0x08000000, SA_RESTART = 0x10000000, SA_NODEFER = 0x40000000,
+       SA_RESETHAND = (int)0x80000000 };
+struct k_sigaction {
+	uint64_t handler;                 /* SIG_DFL, SIG_IGN, or the handler's address */
+	uint64_t flags;
+	uint64_t restorer;                /* where the handler returns: the C library's rt_sigreturn call */
+	sigset_t mask;                    /* blocked too while the handler runs */
+};
+
+/* sigaltstack()'s stack_t. */
+struct user_stack {
+	uint64_t sp;
+	int32_t flags, pad;
+	uint64_t size;
+};
+
+/* What a signal says of itself (the part of siginfo_t the kernel fills). */
+struct sig_info {
+	int signo, code;
+	int pid, uid;                     /* the sender's, for kill() and SIGCHLD */
+	int status;                       /* SIGCHLD: the child's exit code or signal */
+	bool fault;                       /* sent by a fault of the receiver's own (SIGSEGV, ...): */
+	uint64_t addr;                    /* ... at this address */
+};
+
+struct process;
+struct user_regs;
+
+/* A process's signal state; under its lock unless said otherwise. */
+struct signals {
+	struct spinlock lock;             /* taken after the process tree's */
+	struct k_sigaction action[NSIG];
+	sigset_t pending;
+	struct sig_info info[NSIG];       /* of each pending signal (one of each kind waits) */
+	sigset_t blocked;                 /* only its thread changes it */
+	sigset_t saved_blocked;           /* rt_sigsuspend's: back once its handler returns */
+	bool restore_blocked;             /* ... which it is to be */
+	struct user_stack altstack;       /* only its thread */
+	bool restarting;                  /* the system call returning now is set to run again
+	                                     (-ERESTARTSYS): only its thread */
+	struct timer alarm;               /* ITIMER_REAL: sends SIGALRM */
+	bool alarm_armed;                 /* it will fire */
+	uint64_t alarm_interval_ns;       /* then again every this often; 0: once */
+};
+
+void signals_init(struct signals *s);                   /* all default, nothing pending */
+void signals_fork(struct signals *child, const struct signals *parent);   /* actions and mask */
+void signals_exec(struct signals *s);                   /* handlers back to default (ignored stay) */
+void signals_exit(struct signals *s);                   /* the alarm cancelled */
+
+/* Send sig to proc, as kill() would (info->signo is sig): a pending bit,
+ * and its thread woken from an interruptible sleep. Ignored signals are
+ * dropped here. The caller keeps proc alive: it holds the process tree's
+ * lock (kernel/process.c), or is proc's own thread or alarm. */
+void signal_send(struct process *proc, const struct sig_info *info);
+/* Is the default action of sig to end the process? */
+bool signal_kills_by_default(int sig);
+/* Would sig do anything if sent to proc now (not ignored)? */
+bool signal_wanted(struct process *proc, int sig);
+
+/* From exit_to_user(): act on the pending unblocked signals (end the
+ * process, or enter a handler by rewriting regs). Interrupts off. */
+void signal_deliver(struct user_regs *regs);
+/* A system call returned -ERESTARTSYS: make it run again on the way out,
+ * unless a handler without SA_RESTART runs first (then it fails with -EINTR). */
+void signal_restart_syscall(struct user_regs *regs, uint64_t nr);
+
+/* The system calls (kernel/sys_signal.c uses them). */
+long signal_action(int sig, const struct k_sigaction *act, struct k_sigaction *old);
+void signal_set_blocked(sigset_t blocked);
+long signal_return(struct user_regs *regs);
+long signal_suspend(sigset_t mask);
+long signal_alarm(uint64_t value_ns, uint64_t interval_ns, uint64_t *old_value_ns, uint64_t *old_interval_ns);

@@ -1,0 +1,237 @@
+/*
+ * The signal system calls, case by case ("signal: what = result"),
+ * compared line for line with the same binary on the host's Linux
+ * (user/tests/cases.h). Every case that could end the process runs in a
+ * child, and its end is what is printed.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#define CASES_NAME "signal"
+#include "cases.h"
+
+static volatile sig_atomic_t caught, last_signo, last_code, sender_was_me, child_status;
+static volatile uintptr_t handler_stack;
+
+static void count(int sig)
+{
+	caught++;
+	last_signo = sig;
+}
+
+static void with_info(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	caught++;
+	last_signo = sig;
+	last_code = si->si_code;
+	sender_was_me = si->si_pid == getpid();
+	child_status = si->si_status;
+}
+
+static void on(int sig, void (*handler)(int), int flags)
+{
+	struct sigaction sa = { .sa_handler = handler, .sa_flags = flags };
+	sigemptyset(&sa.sa_mask);
+	sigaction(sig, &sa, NULL);
+}
+
+static void on_info(int sig, int flags)
+{
+	struct sigaction sa = { .sa_sigaction = with_info, .sa_flags = SA_SIGINFO | flags };
+	sigemptyset(&sa.sa_mask);
+	sigaction(sig, &sa, NULL);
+}
+
+static void basics(void)
+{
+	on(SIGUSR1, count, 0);
+	show("raise(SIGUSR1)", raise(SIGUSR1));
+	printf("signal: the handler ran %d time(s), for signal %d\n", caught, last_signo);
+
+	on_info(SIGUSR2, 0);
+	show("kill(self, SIGUSR2)", kill(getpid(), SIGUSR2));
+	printf("signal: si_signo %d, si_code %d\n", last_signo, last_code);
+	yes("si_pid is the sender's", sender_was_me);
+
+	sigset_t set, old, pending;
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	caught = 0;
+	show("sigprocmask(BLOCK, USR1)", sigprocmask(SIG_BLOCK, &set, &old));
+	show("kill(self, SIGUSR1), blocked", kill(getpid(), SIGUSR1));
+	printf("signal: caught while blocked: %d\n", caught);
+	show("sigpending", sigpending(&pending));
+	yes("USR1 is pending", sigismember(&pending, SIGUSR1));
+	show("sigprocmask(UNBLOCK, USR1)", sigprocmask(SIG_UNBLOCK, &set, NULL));
+	printf("signal: caught once unblocked: %d\n", caught);
+	show("sigprocmask(how 7)", sigprocmask(7, &set, NULL));
+
+	struct sigaction sa = { .sa_handler = count };
+	show("sigaction(SIGKILL)", sigaction(SIGKILL, &sa, NULL));
+	show("sigaction(SIGSTOP)", sigaction(SIGSTOP, &sa, NULL));
+	show("sigaction(0)", syscall(SYS_rt_sigaction, 0, &sa, NULL, 8));
+	show("sigaction(65)", syscall(SYS_rt_sigaction, 65, &sa, NULL, 8));
+	show("rt_sigaction(USR1, set size 4)", syscall(SYS_rt_sigaction, SIGUSR1, NULL, NULL, 4));
+	show("kill(self, 0)", kill(getpid(), 0));
+	show("tgkill(self, self, SIGUSR1)", syscall(SYS_tgkill, getpid(), getpid(), SIGUSR1));
+	show("tgkill(self, another tid, SIGUSR1)", syscall(SYS_tgkill, getpid(), getpid() + 1, SIGUSR1));
+	show("tkill(-1, SIGUSR1)", syscall(SYS_tkill, -1, SIGUSR1));
+
+	on(SIGTERM, SIG_IGN, 0);
+	show("kill(self, SIGTERM), ignored", kill(getpid(), SIGTERM));
+	on(SIGTERM, SIG_DFL, 0);
+
+	caught = 0;
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	kill(getpid(), SIGUSR1);
+	sigset_t none;
+	sigemptyset(&none);
+	show("sigsuspend(nothing blocked), USR1 pending", sigsuspend(&none));
+	printf("signal: caught %d; USR1 blocked again after it: %s\n", caught,
+	       (sigprocmask(SIG_BLOCK, NULL, &old), sigismember(&old, SIGUSR1)) ? "yes" : "no");
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+}
+
+static void exit_42(int sig)
+{
+	(void)sig;
+	_exit(42);
+}
+
+static void forge_return(int sig, siginfo_t *si, void *ucv)
+{
+	(void)sig, (void)si;
+	ucontext_t *uc = ucv;
+	uc->uc_mcontext.gregs[REG_RIP] = (greg_t)0x8000000000000000ULL;   /* non-canonical */
+	uc->uc_mcontext.gregs[REG_CSGSFS] = 0x08;                          /* the kernel's CS */
+}
+
+static void ends(void)
+{
+	pid_t pid = fork();
+	if (pid == 0) {
+		kill(getpid(), SIGTERM);
+		for (;;)
+			pause();
+	}
+	show_status("a child sends itself SIGTERM", pid);
+
+	if ((pid = fork()) == 0) {
+		on(SIGSEGV, exit_42, 0);
+		*(volatile int *)0 = 1;
+		_exit(1);
+	}
+	show_status("a NULL write with a SIGSEGV handler that exits 42", pid);
+
+	if ((pid = fork()) == 0) {
+		on(SIGSEGV, SIG_IGN, 0);
+		*(volatile int *)0 = 1;
+		_exit(1);
+	}
+	show_status("a NULL write with SIGSEGV ignored", pid);
+
+	if ((pid = fork()) == 0) {
+		struct sigaction sa = { .sa_sigaction = forge_return, .sa_flags = SA_SIGINFO };
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGUSR1, &sa, NULL);
+		raise(SIGUSR1);
+		_exit(1);
+	}
+	show_status("a handler returns to a forged rip and kernel CS", pid);
+}
+
+static void interruptions(void)
+{
+	on(SIGALRM, count, 0);
+	caught = 0;
+	struct itimerval it = { .it_value = { 0, 20000 } }, cur;
+	show("setitimer(REAL, 20 ms)", setitimer(ITIMER_REAL, &it, NULL));
+	show("getitimer(REAL)", getitimer(ITIMER_REAL, &cur));
+	yes("it has at most 20 ms to go", cur.it_value.tv_sec == 0 && cur.it_value.tv_usec <= 20000);
+	show("pause() until SIGALRM", pause());
+	printf("signal: SIGALRM caught %d time(s)\n", caught);
+	it.it_value.tv_usec = 1000000;
+	show("setitimer(REAL, usec 1000000)", setitimer(ITIMER_REAL, &it, NULL));
+	show("alarm(100)", alarm(100));
+	show("alarm(0): what was left", alarm(0));
+
+	pid_t pid = fork();
+	if (pid == 0) {
+		on(SIGUSR1, count, 0);
+		struct timespec ten = { 10, 0 }, left = { 0, 0 };
+		int ret = nanosleep(&ten, &left);
+		_exit(ret == -1 && errno == EINTR && left.tv_sec > 5 ? 0 : 1);
+	}
+	struct timespec moment = { 0, 50000000 };
+	nanosleep(&moment, NULL);
+	kill(pid, SIGUSR1);
+	show_status("nanosleep(10 s) cut short by a handled signal (0: EINTR, time left)", pid);
+
+	on_info(SIGCHLD, 0);
+	caught = 0;
+	if ((pid = fork()) == 0)
+		_exit(3);
+	sigset_t chld, old;
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, &old);
+	while (!caught)
+		sigsuspend(&old);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	printf("signal: SIGCHLD: si_code %d, si_status %d\n", last_code, child_status);
+	show_status("that child", pid);
+	on(SIGCHLD, SIG_IGN, 0);
+	if ((pid = fork()) == 0)
+		_exit(4);
+	show("waitpid(child) with SIGCHLD ignored", waitpid(pid, NULL, 0));
+	on(SIGCHLD, SIG_DFL, 0);
+}
+
+static void alternate_stack(int sig)
+{
+	(void)sig;
+	int here;
+	handler_stack = (uintptr_t)&here;
+}
+
+static void stacks(void)
+{
+	static char alt[65536];
+	stack_t ss = { .ss_sp = alt, .ss_size = sizeof(alt) }, old;
+	show("sigaltstack(64 KiB)", sigaltstack(&ss, &old));
+	printf("signal: the old one was %s\n", old.ss_flags & SS_DISABLE ? "disabled" : "set");
+	ss.ss_size = 1024;
+	show("sigaltstack(1 KiB)", sigaltstack(&ss, NULL));
+	ss.ss_size = sizeof(alt);
+	on(SIGUSR2, alternate_stack, SA_ONSTACK);
+	raise(SIGUSR2);
+	yes("the handler ran on the alternate stack",
+	    handler_stack >= (uintptr_t)alt && handler_stack < (uintptr_t)alt + sizeof(alt));
+	on(SIGUSR2, alternate_stack, 0);
+	raise(SIGUSR2);
+	yes("without SA_ONSTACK it did not",
+	    !(handler_stack >= (uintptr_t)alt && handler_stack < (uintptr_t)alt + sizeof(alt)));
+}
+
+int main(void)
+{
+	setvbuf(stdout, NULL, _IONBF, 0);
+	basics();
+	ends();
+	interruptions();
+	stacks();
+	printf("signal: done\n");
+	return 0;
+}
