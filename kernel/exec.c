@@ -6,6 +6,7 @@
  * be the running one.
  */
 #include "kernel/exec.h"
+#include "kernel/random.h"
 #include "kernel/initramfs.h"
 #include "kernel/errno.h"
 #include "kernel/printk.h"
@@ -59,20 +60,6 @@ static size_t strings_size(const char *const v[], size_t *count)
 		bytes += strlen(v[n++]) + 1;
 	*count = n;
 	return bytes;
-}
-
-/* AT_RANDOM's 16 bytes, from which the C library makes its stack-protector
- * canary: the TSC, stirred with splitmix64's mixing. NOT cryptographic (the
- * kernel has no entropy source yet): only hard to guess from outside. */
-static void random_bytes(uint8_t out[16])
-{
-	for (int i = 0; i < 2; i++) {
-		uint64_t z = rdtsc() + (uint64_t)(i + 1) * 0x9e3779b97f4a7c15ULL;
-		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-		z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-		z ^= z >> 31;
-		memcpy(out + 8 * i, &z, sizeof(z));
-	}
 }
 
 /* Writes into the new stack upward from `at`; the first failure sticks. */
@@ -145,7 +132,7 @@ static int setup_stack(struct mm *mm, const struct elf_image *img, const char *p
 	put_strings(&w, argv, argc);
 	put_strings(&w, envp, envc);
 	uint8_t seed[16];
-	random_bytes(seed);
+	random_fill(seed, sizeof(seed));
 	w.at = random;
 	put(&w, seed, sizeof(seed));
 

@@ -114,6 +114,7 @@ static void __attribute__((noreturn)) switch_program(struct mm *mm, const char *
 	mm_destroy(old);
 	fdtable_close_on_exec(proc->files);
 	signals_exec(&proc->signals);
+	process_note_exec();
 	strlcpy(me->name, process_name_of(path), sizeof(me->name));
 	kstack_rename(me->kstack_top, me->name);
 	reset_thread_state(me);

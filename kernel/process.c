@@ -35,6 +35,28 @@
 static struct wait_queue tree = WAIT_QUEUE_INIT(tree, "process tree");
 static struct list_node all_processes = LIST_HEAD_INIT(all_processes);
 
+/* Linux's limits for a new login, but descriptors: the table holds 256
+ * (fdtable.h), which is this kernel's nr_open. */
+#define UNLIMITED { RLIM_INFINITY, RLIM_INFINITY }
+static const struct rlimit default_rlimits[RLIM_NLIMITS] = {
+	UNLIMITED,                            /* CPU */
+	UNLIMITED,                            /* FSIZE */
+	UNLIMITED,                            /* DATA */
+	{ 8 << 20, RLIM_INFINITY },           /* STACK */
+	{ 0, RLIM_INFINITY },                 /* CORE */
+	UNLIMITED,                            /* RSS */
+	{ 4096, 4096 },                       /* NPROC */
+	{ FDTABLE_SIZE, FDTABLE_SIZE },       /* NOFILE */
+	{ 8 << 20, 8 << 20 },                 /* MEMLOCK */
+	UNLIMITED,                            /* AS */
+	UNLIMITED,                            /* LOCKS */
+	{ 4096, 4096 },                       /* SIGPENDING */
+	{ 819200, 819200 },                   /* MSGQUEUE */
+	{ 0, 0 },                             /* NICE */
+	{ 0, 0 },                             /* RTPRIO */
+	UNLIMITED,                            /* RTTIME */
+};
+
 struct process *process_create(struct mm *mm, struct fdtable *files)
 {
 	struct process *proc = kzalloc(sizeof(*proc));
@@ -63,6 +85,11 @@ int process_start(struct process *proc, struct process *parent, const char *name
 	proc->thread = p;
 	uint64_t flags = spin_lock_irqsave(&tree.lock);
 	proc->parent = parent;
+	/* A child is in its parent's group and session, with its limits; a
+	 * process the kernel starts leads a session of its own, as a login. */
+	proc->pgid = parent ? parent->pgid : proc->pid;
+	proc->sid = parent ? parent->sid : proc->pid;
+	memcpy(proc->rlimits, parent ? parent->rlimits : default_rlimits, sizeof(proc->rlimits));
 	if (parent)
 		list_add_tail(&parent->children, &proc->sibling);
 	list_add_tail(&all_processes, &proc->all);
@@ -108,10 +135,27 @@ int process_spawn(const char *path, const char *const argv[], const char *const 
 	return proc->pid;
 }
 
-/* Does proc match wait4's pid (see process.h)? */
-static bool wanted(const struct process *proc, int pid)
+/* Which processes a wait or a kill means: one pid, one process group, or all. */
+enum which { ANY, ONE_PID, ONE_GROUP };
+struct selection {
+	enum which which;
+	int id;
+};
+
+/* wait4's and kill's pid (process.h), for the calling process. */
+static struct selection select_by_pid(int pid)
 {
-	return pid <= 0 || proc->pid == pid;
+	if (pid > 0)
+		return (struct selection){ ONE_PID, pid };
+	if (pid == -1)
+		return (struct selection){ ANY, 0 };
+	return (struct selection){ ONE_GROUP, pid == 0 ? sched_current()->process->pgid : -pid };
+}
+
+/* Under the tree lock. */
+static bool selected(const struct process *proc, struct selection sel)
+{
+	return sel.which == ANY || (sel.which == ONE_PID ? proc->pid : proc->pgid) == sel.id;
 }
 
 /* Under the tree lock: gone from the tree, and freed. */
@@ -143,7 +187,8 @@ static int wait_in_tree(int (*found)(void *arg), void *arg, bool nohang)
 
 struct child_wait {
 	struct process *parent;           /* NULL: a process the kernel started */
-	int pid;
+	struct selection sel;
+	bool keep;                        /* WNOWAIT: report it, and leave it to be waited for */
 	int status;
 	uint64_t runtime_ns;
 };
@@ -158,7 +203,7 @@ static int reap_ended_child(void *arg)
 	list_for_each_safe(n, tmp, w->parent ? &w->parent->children : &all_processes) {
 		struct process *c = w->parent ? list_entry(n, struct process, sibling) :
 						list_entry(n, struct process, all);
-		if (c->parent != w->parent || c->orphan || !wanted(c, w->pid))
+		if (c->parent != w->parent || c->orphan || !selected(c, w->sel))
 			continue;
 		any = true;
 		if (!c->exited)
@@ -166,6 +211,8 @@ static int reap_ended_child(void *arg)
 		int pid = c->pid;
 		w->status = c->wait_status;
 		w->runtime_ns = c->runtime_ns + c->children_runtime_ns;
+		if (w->keep)
+			return pid;
 		if (w->parent)
 			w->parent->children_runtime_ns += w->runtime_ns;
 		release(c);
@@ -176,7 +223,7 @@ static int reap_ended_child(void *arg)
 
 int process_wait_child(int pid, bool nohang, int *status, uint64_t *runtime_ns)
 {
-	struct child_wait w = { .parent = sched_current()->process, .pid = pid };
+	struct child_wait w = { .parent = sched_current()->process, .sel = select_by_pid(pid) };
 	int ret = wait_in_tree(reap_ended_child, &w, nohang);
 	if (ret > 0) {
 		*status = w.status;
@@ -189,29 +236,153 @@ int process_wait(int pid, int *status)
 {
 	if (pid <= 0)
 		return -ECHILD;
-	struct child_wait w = { .parent = NULL, .pid = pid };
+	struct child_wait w = { .parent = NULL, .sel = { ONE_PID, pid } };
 	int ret = wait_in_tree(reap_ended_child, &w, false);
 	if (ret > 0 && status)
 		*status = w.status;
 	return ret;
 }
 
-int process_cpu_time(int pid, uint64_t *ns)
+int process_waitid(int idtype, int id, bool nohang, bool nowait, int *pid, int *status)
 {
-	int ret = -ESRCH;
+	enum { P_ALL = 0, P_PID = 1, P_PGID = 2 };
+	struct process *me = sched_current()->process;
+	struct child_wait w = { .parent = me, .keep = nowait };
+	if (idtype == P_ALL)
+		w.sel = (struct selection){ ANY, 0 };
+	else if (idtype == P_PID && id > 0)
+		w.sel = (struct selection){ ONE_PID, id };
+	else if (idtype == P_PGID && id >= 0)
+		w.sel = (struct selection){ ONE_GROUP, id ? id : me->pgid };
+	else
+		return -EINVAL;
+	int ret = wait_in_tree(reap_ended_child, &w, nohang);
+	*pid = ret > 0 ? ret : 0;
+	*status = w.status;
+	return ret < 0 ? ret : 0;
+}
+
+uint64_t process_children_cpu_time(void)
+{
 	uint64_t flags = spin_lock_irqsave(&tree.lock);
+	uint64_t ns = sched_current()->process->children_runtime_ns;
+	spin_unlock_irqrestore(&tree.lock, flags);
+	return ns;
+}
+
+/* Under the tree lock: the process with this pid, not yet waited for, or NULL. */
+static struct process *find_process(int pid)
+{
 	struct list_node *n;
 	list_for_each(n, &all_processes) {
 		struct process *proc = list_entry(n, struct process, all);
-		if (proc->pid == pid) {
-			/* The thread cannot end meanwhile: ending takes this lock. */
-			*ns = proc->exited ? proc->runtime_ns : task_sched_runtime(proc->thread);
-			ret = 0;
-			break;
+		if (proc->pid == pid)
+			return proc;
+	}
+	return NULL;
+}
+
+int process_setpgid(int pid, int pgid)
+{
+	struct process *me = sched_current()->process;
+	if (pgid < 0)
+		return -EINVAL;
+	int ret = 0;
+	uint64_t flags = spin_lock_irqsave(&tree.lock);
+	struct process *p = pid == 0 ? me : find_process(pid);
+	if (pgid == 0)
+		pgid = p ? p->pid : 0;
+	if (!p || p->exited || (p != me && p->parent != me))
+		ret = -ESRCH;                     /* only itself or a child of its own */
+	else if (p->sid != me->sid || p->sid == p->pid)
+		ret = -EPERM;                     /* another session, or a session leader */
+	else if (p != me && p->execed)
+		ret = -EACCES;
+	else if (pgid != p->pid) {
+		/* Joining a group: it must exist, in the same session. */
+		ret = -EPERM;
+		struct list_node *n;
+		list_for_each(n, &all_processes) {
+			struct process *q = list_entry(n, struct process, all);
+			if (q->pgid == pgid && q->sid == me->sid && !q->exited)
+				ret = 0;
 		}
+	}
+	if (!ret)
+		p->pgid = pgid;
+	spin_unlock_irqrestore(&tree.lock, flags);
+	return ret;
+}
+
+/* getpgid and getsid: pid 0 is the caller. */
+static int get_group_or_session(int pid, bool session)
+{
+	uint64_t flags = spin_lock_irqsave(&tree.lock);
+	struct process *p = pid == 0 ? sched_current()->process : find_process(pid);
+	int ret = !p ? -ESRCH : session ? p->sid : p->pgid;
+	spin_unlock_irqrestore(&tree.lock, flags);
+	return ret;
+}
+
+int process_getpgid(int pid)
+{
+	return pid < 0 ? -ESRCH : get_group_or_session(pid, false);
+}
+
+int process_getsid(int pid)
+{
+	return pid < 0 ? -ESRCH : get_group_or_session(pid, true);
+}
+
+void process_note_exec(void)
+{
+	uint64_t flags = spin_lock_irqsave(&tree.lock);
+	sched_current()->process->execed = true;
+	spin_unlock_irqrestore(&tree.lock, flags);
+}
+
+int process_setsid(void)
+{
+	struct process *me = sched_current()->process;
+	int ret = me->pid;
+	uint64_t flags = spin_lock_irqsave(&tree.lock);
+	struct list_node *n;
+	list_for_each(n, &all_processes)   /* a group leader, or its group lives on elsewhere */
+		if (list_entry(n, struct process, all)->pgid == me->pid)
+			ret = -EPERM;
+	if (ret > 0)
+		me->sid = me->pgid = me->pid;
+	spin_unlock_irqrestore(&tree.lock, flags);
+	return ret;
+}
+
+long process_rlimit(int pid, int resource, const struct rlimit *new, struct rlimit *old)
+{
+	if (new && (new->cur > new->max || (resource == RLIMIT_NOFILE && new->max > FDTABLE_SIZE)))
+		return new->cur > new->max ? -EINVAL : -EPERM;
+	long ret = 0;
+	uint64_t flags = spin_lock_irqsave(&tree.lock);
+	struct process *p = pid == 0 ? sched_current()->process : find_process(pid);
+	if (!p || p->exited) {
+		ret = -ESRCH;
+	} else {
+		*old = p->rlimits[resource];
+		if (new)
+			p->rlimits[resource] = *new;   /* root may raise a hard limit */
 	}
 	spin_unlock_irqrestore(&tree.lock, flags);
 	return ret;
+}
+
+int process_cpu_time(int pid, uint64_t *ns)
+{
+	uint64_t flags = spin_lock_irqsave(&tree.lock);
+	struct process *proc = find_process(pid);
+	/* The thread cannot end meanwhile: ending takes this lock. */
+	if (proc)
+		*ns = proc->exited ? proc->runtime_ns : task_sched_runtime(proc->thread);
+	spin_unlock_irqrestore(&tree.lock, flags);
+	return proc ? 0 : -ESRCH;
 }
 
 int process_set_parent_death_signal(int signal)
@@ -237,21 +408,22 @@ int process_kill(int pid, int signal)
 {
 	if (signal < 0 || signal > NSIG)
 		return -EINVAL;
-	if (pid <= 0)
-		return -ESRCH;                /* process groups and "everyone": not yet */
+	if (pid == INT32_MIN)
+		return -ESRCH;                    /* -pid would overflow: Linux's answer */
+	struct process *me = sched_current()->process;
+	struct selection sel = select_by_pid(pid);
 	int ret = -ESRCH;
 	uint64_t flags = spin_lock_irqsave(&tree.lock);
 	struct list_node *n;
 	list_for_each(n, &all_processes) {
 		struct process *proc = list_entry(n, struct process, all);
-		if (proc->pid != pid)
+		if (!selected(proc, sel) || (pid == -1 && proc == me))
 			continue;
 		ret = 0;                      /* signal 0 only asks whether it exists, as a zombie too */
 		if (signal && !proc->exited) {
-			struct sig_info info = { .signo = signal, .pid = sched_current()->pid };
+			struct sig_info info = { .signo = signal, .pid = me ? me->pid : 0 };
 			signal_send(proc, &info);
 		}
-		break;
 	}
 	spin_unlock_irqrestore(&tree.lock, flags);
 	return ret;

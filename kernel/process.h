@@ -20,6 +20,14 @@
 
 #define SYSCALL_NR_TRACKED 512            /* numbers below this are reported missing one by one */
 
+/* Resource limits (getrlimit): Linux's numbering, soft and hard. */
+#define RLIM_NLIMITS 16
+#define RLIM_INFINITY (~0ULL)
+enum { RLIMIT_NOFILE = 7 };
+struct rlimit {
+	uint64_t cur, max;
+};
+
 struct fdtable;
 struct task;
 struct user_regs;
@@ -32,10 +40,14 @@ struct process {
 	/* System calls the program was told are not implemented: each is
 	 * logged once (kernel/syscall.c). */
 	uint64_t reported_missing[SYSCALL_NR_TRACKED / 64 + 1];   /* + 1: all the larger numbers */
+	uint64_t robust_list;             /* set_robust_list(): the C library's, for threads */
 	uint64_t timer_slack_ns;          /* prctl(PR_SET_TIMERSLACK), only told back; 0: the default */
 
 	/* The tree, and how it ended: under the process tree's lock (process.c). */
 	struct process *parent;           /* NULL: started by the kernel, or orphaned */
+	int pgid, sid;                    /* its process group and session */
+	bool execed;                      /* has run execve() since fork (setpgid's EACCES) */
+	struct rlimit rlimits[RLIM_NLIMITS];
 	bool orphan;                      /* nobody will wait: freed as it ends */
 	struct list_node children;        /* its children, by sibling */
 	struct list_node sibling;
@@ -70,8 +82,8 @@ int process_fork(const struct user_regs *regs);
  * only on failure: -EFAULT, -ENOENT, -ENOEXEC, -E2BIG, -ENAMETOOLONG, -ENOMEM. */
 long process_execve(uint64_t upath, uint64_t uargv, uint64_t uenvp);
 
-/* wait4()'s core: pid > 0 that child, -1 (or 0: no process groups yet) any
- * child. Its pid with *status and *runtime_ns (its CPU time and its waited-for
+/* wait4()'s core: pid > 0 that child, -1 any child, 0 any in the caller's
+ * process group, < -1 any in group -pid. Its pid with *status and *runtime_ns (its CPU time and its waited-for
  * children's), 0 if none has ended and nohang, -ECHILD if there is no such
  * child. The child is then gone. */
 int process_wait_child(int pid, bool nohang, int *status, uint64_t *runtime_ns);
@@ -86,8 +98,28 @@ int process_set_parent_death_signal(int signal);
 /* The calling process's parent's pid; 0 if it has none. */
 int process_parent_pid(void);
 
-/* kill(pid, signal), from the calling task: 0, -ESRCH, -EINVAL. Signal 0
- * only asks whether pid exists (a zombie does). */
+/* Process groups and sessions, with Linux's rules and errors. */
+int process_setpgid(int pid, int pgid);
+int process_getpgid(int pid);
+int process_getsid(int pid);
+int process_setsid(void);
+void process_note_exec(void);             /* execve() succeeded: setpgid() on it is EACCES */
+
+/* prlimit64: pid 0 is the caller; new (if not NULL) replaces the limit
+ * after *old is taken. 0, -EINVAL, -EPERM, -ESRCH. */
+long process_rlimit(int pid, int resource, const struct rlimit *new, struct rlimit *old);
+/* The CPU time of the caller's children it has waited for (and theirs). */
+uint64_t process_children_cpu_time(void);
+
+/* waitid()'s core: which children (P_ALL, P_PID id, P_PGID id), whether to
+ * leave the child to be waited for again (WNOWAIT). As
+ * process_wait_child() otherwise, with the child's pid and status. */
+int process_waitid(int idtype, int id, bool nohang, bool nowait, int *pid, int *status);
+
+/* kill(pid, signal), from the calling task: pid > 0 that process, 0 the
+ * caller's process group, -1 every process but the caller, < -1 the group
+ * -pid. 0, -ESRCH (nobody), -EINVAL. Signal 0 only asks whether pid exists
+ * (a zombie does). */
 int process_kill(int pid, int signal);
 /* A fault of the running program's (user_fault): its handler runs, unless
  * it has none or blocks the signal, which then ends the process (Linux's

@@ -75,6 +75,66 @@ long sys_wait4(const uint64_t *arg)
 	return ret;
 }
 
+long sys_waitid(const uint64_t *arg)
+{
+	enum { WEXITED = 4, WNOWAIT = 0x01000000, CLD_EXITED = 1, CLD_KILLED = 2, SIGCHLD_NR = 17 };
+	int options = (int)arg[3], pid, status;
+	if (options & ~(WNOHANG | WUNTRACED | WEXITED | WCONTINUED | WNOWAIT | WALL | WCLONE) ||
+	    !(options & (WEXITED | WUNTRACED | WCONTINUED)))
+		return -EINVAL;
+	int ret = process_waitid((int)arg[0], (int)arg[1], options & WNOHANG, options & WNOWAIT, &pid, &status);
+	if (ret < 0 || !arg[2])
+		return ret;
+	/* siginfo_t as waitid fills it: all zero when no child had ended (WNOHANG). */
+	struct { int32_t signo, errno_, code, pad, pid, uid, status, rest[25]; } info = { .signo = 0 };
+	if (pid) {
+		int killed_by = wait_status_signal(status);
+		info.signo = SIGCHLD_NR;
+		info.code = killed_by ? CLD_KILLED : CLD_EXITED;
+		info.pid = pid;
+		info.status = killed_by ? killed_by : wait_status_code(status);
+	}
+	return copy_to_user((void *)arg[2], &info, sizeof(info));
+}
+
+long sys_setpgid(const uint64_t *arg)
+{
+	return process_setpgid((int)arg[0], (int)arg[1]);
+}
+
+long sys_getpgid(const uint64_t *arg)
+{
+	return process_getpgid((int)arg[0]);
+}
+
+long sys_getpgrp(const uint64_t *arg)
+{
+	(void)arg;
+	return process_getpgid(0);
+}
+
+long sys_setsid(const uint64_t *arg)
+{
+	(void)arg;
+	return process_setsid();
+}
+
+long sys_getsid(const uint64_t *arg)
+{
+	return process_getsid((int)arg[0]);
+}
+
+/* The C library's list of robust mutexes, for the kernel to release when a
+ * thread dies holding one: kept, and used once threads exist. */
+long sys_set_robust_list(const uint64_t *arg)
+{
+	enum { ROBUST_LIST_HEAD_SIZE = 24 };
+	if (arg[1] != ROBUST_LIST_HEAD_SIZE)
+		return -EINVAL;
+	sched_current()->process->robust_list = arg[0];
+	return 0;
+}
+
 long sys_exit(const uint64_t *arg)
 {
 	process_exit(wait_status_exited((int)arg[0]));

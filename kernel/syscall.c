@@ -25,21 +25,6 @@
 /* arg[0..5]: the six argument registers. */
 typedef long (*syscall_fn)(const uint64_t *arg);
 
-struct utsname {
-	char sysname[65], nodename[65], release[65], version[65], machine[65], domainname[65];
-};
-
-/* The release is a Linux version: C libraries compare it with the oldest
- * kernel they support, and it is Linux's interface that leftmost offers. */
-static long sys_uname(const uint64_t *arg)
-{
-	static const struct utsname uts = {
-		.sysname = "leftmost", .nodename = "leftmost", .release = "6.1.0-leftmost",
-		.version = "#1", .machine = "x86_64", .domainname = "(none)",
-	};
-	return copy_to_user((void *)arg[0], &uts, sizeof(uts));
-}
-
 static const syscall_fn table[] = {
 	[0] = sys_read,
 	[1] = sys_write,
@@ -79,7 +64,20 @@ static const syscall_fn table[] = {
 	[63] = sys_uname,
 	[72] = sys_fcntl,
 	[96] = sys_gettimeofday,
+	[97] = sys_getrlimit,
+	[98] = sys_getrusage,
+	[99] = sys_sysinfo,
+	[100] = sys_times,
+	[102] = sys_get_id,               /* getuid: everything runs as root */
+	[104] = sys_get_id,               /* getgid */
+	[107] = sys_get_id,               /* geteuid */
+	[108] = sys_get_id,               /* getegid */
+	[109] = sys_setpgid,
 	[110] = sys_getppid,
+	[111] = sys_getpgrp,
+	[112] = sys_setsid,
+	[121] = sys_getpgid,
+	[124] = sys_getsid,
 	[127] = sys_rt_sigpending,
 	[130] = sys_rt_sigsuspend,
 	[131] = sys_sigaltstack,
@@ -93,6 +91,7 @@ static const syscall_fn table[] = {
 	[147] = sys_sched_get_priority_min,
 	[157] = sys_prctl,
 	[158] = sys_arch_prctl,
+	[160] = sys_setrlimit,
 	[186] = sys_getpid,               /* gettid: one thread per process */
 	[200] = sys_tkill,
 	[201] = sys_time,
@@ -104,11 +103,15 @@ static const syscall_fn table[] = {
 	[230] = sys_clock_nanosleep,
 	[231] = sys_exit,                 /* exit_group: one thread per process */
 	[234] = sys_tgkill,
+	[247] = sys_waitid,
 	[257] = sys_openat,
 	[262] = sys_newfstatat,
+	[273] = sys_set_robust_list,
 	[292] = sys_dup3,
 	[293] = sys_pipe2,
+	[302] = sys_prlimit64,
 	[309] = sys_getcpu,
+	[318] = sys_getrandom,
 };
 
 /* -ENOSYS, said once per program and number in the log, so a missing call

@@ -39,6 +39,13 @@ long sys_fork(const uint64_t *arg);
 long sys_clone(const uint64_t *arg);
 long sys_execve(const uint64_t *arg);
 long sys_wait4(const uint64_t *arg);
+long sys_waitid(const uint64_t *arg);
+long sys_setpgid(const uint64_t *arg);
+long sys_getpgid(const uint64_t *arg);
+long sys_getpgrp(const uint64_t *arg);
+long sys_setsid(const uint64_t *arg);
+long sys_getsid(const uint64_t *arg);
+long sys_set_robust_list(const uint64_t *arg);
 long sys_exit(const uint64_t *arg) __attribute__((noreturn));
 long sys_kill(const uint64_t *arg);
 long sys_getpid(const uint64_t *arg);
@@ -60,6 +67,17 @@ long sys_tgkill(const uint64_t *arg);
 long sys_setitimer(const uint64_t *arg);
 long sys_getitimer(const uint64_t *arg);
 long sys_alarm(const uint64_t *arg);
+
+/* kernel/sys_system.c */
+long sys_uname(const uint64_t *arg);
+long sys_get_id(const uint64_t *arg);
+long sys_getrandom(const uint64_t *arg);
+long sys_sysinfo(const uint64_t *arg);
+long sys_getrusage(const uint64_t *arg);
+long sys_times(const uint64_t *arg);
+long sys_getrlimit(const uint64_t *arg);
+long sys_setrlimit(const uint64_t *arg);
+long sys_prlimit64(const uint64_t *arg);
 
 /* kernel/sys_time.c */
 long sys_clock_gettime(const uint64_t *arg);

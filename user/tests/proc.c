@@ -13,7 +13,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/resource.h>
+#include <sys/sysinfo.h>
+#include <sys/times.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -78,7 +81,7 @@ static long long ns_between(struct timespec a, struct timespec b)
 	return (b.tv_sec - a.tv_sec) * 1000000000LL + (b.tv_nsec - a.tv_nsec);
 }
 
-static void times(void)
+static void clocks(void)
 {
 	struct timespec a, b, res;
 	show("clock_gettime(MONOTONIC)", clock_gettime(CLOCK_MONOTONIC, &a));
@@ -196,6 +199,107 @@ static void scheduling(void)
 	show("sched_getaffinity(no such pid)", sched_getaffinity(1 << 22, sizeof(set), &set));
 }
 
+static void identity_and_limits(void)
+{
+	show("getuid", getuid());
+	show("geteuid", geteuid());
+	show("getgid", getgid());
+	show("getegid", getegid());
+
+	struct rlimit lim, back;
+	show("getrlimit(STACK)", getrlimit(RLIMIT_STACK, &lim));
+	yes("the stack's soft limit is at most its hard one", lim.rlim_cur <= lim.rlim_max);
+	show("getrlimit(99)", getrlimit(99, &lim));
+	show("getrlimit(NOFILE)", getrlimit(RLIMIT_NOFILE, &lim));
+	struct rlimit lower = { 64, lim.rlim_max };
+	show("setrlimit(NOFILE, 64)", setrlimit(RLIMIT_NOFILE, &lower));
+	getrlimit(RLIMIT_NOFILE, &back);
+	printf("proc: NOFILE's soft limit is now %llu\n", (unsigned long long)back.rlim_cur);
+	struct rlimit upside_down = { 100, 50 };
+	show("setrlimit(NOFILE, soft above hard)", setrlimit(RLIMIT_NOFILE, &upside_down));
+	setrlimit(RLIMIT_NOFILE, &lim);
+	pid_t pid = fork();
+	if (pid == 0) {
+		struct rlimit core = { 0, 0 };
+		_exit(setrlimit(RLIMIT_CORE, &core) == 0 && getrlimit(RLIMIT_CORE, &core) == 0 && core.rlim_max == 0 ? 0 : 1);
+	}
+	show_status("a child lowers its core limit to 0 (0: it held)", pid);
+	show("prlimit(no such pid)", prlimit(1 << 22, RLIMIT_CORE, NULL, &lim));
+
+	unsigned char bytes[64], zero[64] = { 0 };
+	show("getrandom(64)", getrandom(bytes, sizeof(bytes), 0));
+	yes("not all zero", memcmp(bytes, zero, sizeof(bytes)) != 0);
+	show("getrandom(bad flags)", getrandom(bytes, sizeof(bytes), 0x100));
+	show("getrandom(NULL, 8)", getrandom(NULL, 8, 0));
+
+	struct sysinfo si;
+	show("sysinfo", sysinfo(&si));
+	yes("some RAM is free, and no more than there is", si.freeram > 0 && si.freeram <= si.totalram);
+	show("sysinfo(NULL)", sysinfo(NULL));
+
+	struct rusage ru;
+	for (volatile long spin = 0; spin < 20000000; spin++)
+		;
+	show("getrusage(SELF)", getrusage(RUSAGE_SELF, &ru));
+	yes("it has used CPU time", ru.ru_utime.tv_sec + ru.ru_stime.tv_sec > 0 ||
+				    ru.ru_utime.tv_usec + ru.ru_stime.tv_usec > 0);
+	show("getrusage(CHILDREN)", getrusage(RUSAGE_CHILDREN, &ru));
+	show("getrusage(5)", getrusage(5, &ru));
+	struct tms t;
+	yes("times() counts up from somewhere", times(&t) > 0);
+}
+
+static void groups(void)
+{
+	pid_t me = getpid();
+	yes("getpgid(0) is getpgrp()", getpgid(0) == getpgrp());
+	yes("getsid(0) is getsid(self)", getsid(0) == getsid(me));
+	show("getpgid(no such pid)", getpgid(1 << 22));
+	show("setpgid(0, -1)", setpgid(0, -1));
+
+	int gate[2];
+	pipe(gate);
+	pid_t child = fork();
+	if (child == 0) {
+		char c;
+		close(gate[1]);
+		read(gate[0], &c, 1);     /* until the parent is done with it */
+		_exit(getpgrp() == getpid() ? 0 : 1);
+	}
+	close(gate[0]);
+	yes("the child starts in the parent's group", getpgid(child) == getpgrp());
+	show("setpgid(child, child): a group of its own", setpgid(child, child));
+	yes("getpgid(child) is now the child", getpgid(child) == child);
+	show("kill(-child's group, 0)", kill(-child, 0));
+	show("waitpid(0, WNOHANG): none in our group", waitpid(0, NULL, WNOHANG));
+	yes("waitpid(-its group, WNOHANG) finds it running", waitpid(-child, NULL, WNOHANG) == 0);
+	close(gate[1]);
+	show_status("it leads its group (0: yes)", child);
+
+	if ((child = fork()) == 0) {
+		pid_t sid = setsid();
+		_exit(sid == getpid() && getsid(0) == getpid() && getpgrp() == getpid() ? 0 : 1);
+	}
+	show_status("a child's setsid() makes it a session and group leader (0: yes)", child);
+	if ((child = fork()) == 0) {
+		setpgid(0, 0);
+		_exit(setsid() == -1 && errno == EPERM ? 0 : 1);
+	}
+	show_status("a group leader's setsid() is EPERM (0: yes)", child);
+
+	siginfo_t info;
+	if ((child = fork()) == 0)
+		_exit(9);
+	memset(&info, 0, sizeof(info));
+	show("waitid(P_PID, child, WEXITED|WNOWAIT)", waitid(P_PID, child, &info, WEXITED | WNOWAIT));
+	printf("proc: si_signo %d, si_code %d, si_status %d, si_pid is the child: %s\n", info.si_signo,
+	       info.si_code, info.si_status, info.si_pid == child ? "yes" : "no");
+	show("waitid(P_PID, child, WEXITED)", waitid(P_PID, child, &info, WEXITED));
+	show("waitid(P_ALL, WEXITED|WNOHANG) with no children", waitid(P_ALL, 0, &info, WEXITED | WNOHANG));
+	show("waitid(P_ALL, no WEXITED)", waitid(P_ALL, 0, &info, WNOHANG));
+	show("waitid(7, 0, WEXITED)", waitid(7, 0, &info, WEXITED));
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && strcmp(argv[1], "exec-child") == 0) {
@@ -205,8 +309,10 @@ int main(int argc, char **argv)
 	}
 	setvbuf(stdout, NULL, _IONBF, 0);     /* no buffered line may be copied by fork */
 	processes(argv[0]);
-	times();
+	clocks();
 	scheduling();
+	identity_and_limits();
+	groups();
 	printf("proc: done\n");
 	return 0;
 }
