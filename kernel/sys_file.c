@@ -8,6 +8,7 @@
  * working directory both: "bin/hello" is "/bin/hello".
  */
 #include "kernel/syscalls.h"
+#include "kernel/signal.h"
 #include "kernel/fdtable.h"
 #include "kernel/file.h"
 #include "kernel/pipe.h"
@@ -58,9 +59,20 @@ long sys_read(const uint64_t *arg)
 	return buffer_io(arg, file_read);
 }
 
+/* A write where nobody will read (every read end of a pipe closed) also
+ * sends the writer SIGPIPE, as on Linux: by default it ends the program. */
+static long sigpipe_on_epipe(long ret)
+{
+	if (ret == -EPIPE) {
+		struct sig_info info = { .signo = SIGPIPE, .pid = sched_current()->pid };
+		signal_send(sched_current()->process, &info);
+	}
+	return ret;
+}
+
 long sys_write(const uint64_t *arg)
 {
-	return buffer_io(arg, file_write);
+	return sigpipe_on_epipe(buffer_io(arg, file_write));
 }
 
 #define IOV_MAX 1024              /* Linux's UIO_MAXIOV */
@@ -107,7 +119,7 @@ long sys_readv(const uint64_t *arg)
 
 long sys_writev(const uint64_t *arg)
 {
-	return vector_io(arg, file_write);
+	return sigpipe_on_epipe(vector_io(arg, file_write));
 }
 
 long sys_pread64(const uint64_t *arg)

@@ -142,6 +142,19 @@ static void ends(void)
 	}
 	show_status("a NULL write with SIGSEGV ignored", pid);
 
+	int fds[2];
+	pipe(fds);
+	close(fds[0]);
+	if ((pid = fork()) == 0) {
+		write(fds[1], "x", 1);
+		_exit(1);
+	}
+	show_status("a write to a pipe nobody reads", pid);
+	on(SIGPIPE, SIG_IGN, 0);
+	show("the same with SIGPIPE ignored", write(fds[1], "x", 1));
+	on(SIGPIPE, SIG_DFL, 0);
+	close(fds[1]);
+
 	if ((pid = fork()) == 0) {
 		struct sigaction sa = { .sa_sigaction = forge_return, .sa_flags = SA_SIGINFO };
 		sigemptyset(&sa.sa_mask);
