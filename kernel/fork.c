@@ -7,6 +7,7 @@
  * returns 0 in the child.
  */
 #include "kernel/process.h"
+#include "kernel/cputime.h"
 #include "kernel/fdtable.h"
 #include "kernel/task.h"
 #include "kernel/kmalloc.h"
@@ -21,6 +22,7 @@ static void resume_child(void *arg)
 	struct user_regs regs = *(struct user_regs *)arg;
 	kfree(arg);
 	regs.rax = 0;
+	cputime_to_user();
 	arch_resume_user(&regs);
 }
 

@@ -105,6 +105,7 @@ static void enter_program(void *arg)
 {
 	(void)arg;
 	const struct mm *mm = sched_current()->process->mm;
+	cputime_to_user();
 	arch_enter_user(mm->entry, mm->start_stack);
 }
 
@@ -190,7 +191,7 @@ struct child_wait {
 	struct selection sel;
 	bool keep;                        /* WNOWAIT: report it, and leave it to be waited for */
 	int status;
-	uint64_t runtime_ns;
+	struct cputime time;
 };
 
 /* Under the tree lock: the pid of an ended child, which is released; else
@@ -210,24 +211,27 @@ static int reap_ended_child(void *arg)
 			continue;
 		int pid = c->pid;
 		w->status = c->wait_status;
-		w->runtime_ns = c->runtime_ns + c->children_runtime_ns;
+		w->time = (struct cputime){ c->time.user_ns + c->children_time.user_ns,
+					    c->time.system_ns + c->children_time.system_ns };
 		if (w->keep)
 			return pid;
 		if (w->parent)
-			w->parent->children_runtime_ns += w->runtime_ns;
+			w->parent->children_time = (struct cputime){
+				w->parent->children_time.user_ns + w->time.user_ns,
+				w->parent->children_time.system_ns + w->time.system_ns };
 		release(c);
 		return pid;
 	}
 	return any ? 0 : -ECHILD;
 }
 
-int process_wait_child(int pid, bool nohang, int *status, uint64_t *runtime_ns)
+int process_wait_child(int pid, bool nohang, int *status, struct cputime *time)
 {
 	struct child_wait w = { .parent = sched_current()->process, .sel = select_by_pid(pid) };
 	int ret = wait_in_tree(reap_ended_child, &w, nohang);
 	if (ret > 0) {
 		*status = w.status;
-		*runtime_ns = w.runtime_ns;
+		*time = w.time;
 	}
 	return ret;
 }
@@ -262,12 +266,12 @@ int process_waitid(int idtype, int id, bool nohang, bool nowait, int *pid, int *
 	return ret < 0 ? ret : 0;
 }
 
-uint64_t process_children_cpu_time(void)
+struct cputime process_children_cpu_time(void)
 {
 	uint64_t flags = spin_lock_irqsave(&tree.lock);
-	uint64_t ns = sched_current()->process->children_runtime_ns;
+	struct cputime time = sched_current()->process->children_time;
 	spin_unlock_irqrestore(&tree.lock, flags);
-	return ns;
+	return time;
 }
 
 /* Under the tree lock: the process with this pid, not yet waited for, or NULL. */
@@ -374,13 +378,13 @@ long process_rlimit(int pid, int resource, const struct rlimit *new, struct rlim
 	return ret;
 }
 
-int process_cpu_time(int pid, uint64_t *ns)
+int process_cpu_time(int pid, struct cputime *time)
 {
 	uint64_t flags = spin_lock_irqsave(&tree.lock);
 	struct process *proc = find_process(pid);
 	/* The thread cannot end meanwhile: ending takes this lock. */
 	if (proc)
-		*ns = proc->exited ? proc->runtime_ns : task_sched_runtime(proc->thread);
+		*time = proc->exited ? proc->time : task_cputime(proc->thread);
 	spin_unlock_irqrestore(&tree.lock, flags);
 	return proc ? 0 : -ESRCH;
 }
@@ -434,6 +438,7 @@ void exit_to_user(struct user_regs *regs)
 	struct task *me = sched_current();
 	if (task_signal_pending(me) || me->process->signals.restarting)
 		signal_deliver(regs);
+	cputime_to_user();
 }
 
 /* Under the tree lock: proc's children will have nobody to wait for them. */
@@ -491,11 +496,11 @@ void process_exit(int status)
 
 	signals_exit(&proc->signals);
 
-	uint64_t runtime = task_sched_runtime(me);
+	struct cputime time = task_cputime(me);
 	flags = spin_lock_irqsave(&tree.lock);
 	orphan_children(proc);              /* and send those that asked their parent-death signal */
 	proc->thread = NULL;
-	proc->runtime_ns = runtime;
+	proc->time = time;
 	proc->wait_status = status;
 	proc->exited = true;
 	if (proc->parent && !tell_parent(proc))

@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include "kernel/mm.h"
 #include "kernel/signal.h"
+#include "kernel/cputime.h"
 #include "lib/list.h"
 
 #define SYSCALL_NR_TRACKED 512            /* numbers below this are reported missing one by one */
@@ -55,8 +56,8 @@ struct process {
 	struct task *thread;              /* its thread, until it ends */
 	bool exited;                      /* ended, and waiting to be waited for (a zombie) */
 	int wait_status;                  /* Linux's wait status, once exited */
-	uint64_t runtime_ns;              /* CPU time its thread had, once exited */
-	uint64_t children_runtime_ns;     /* of the children it waited for, and theirs */
+	struct cputime time;              /* the CPU time its thread had, once exited */
+	struct cputime children_time;     /* of the children it waited for, and theirs */
 
 	struct signals signals;           /* what it does with each signal, and those waiting */
 	int parent_death_signal;          /* sent to it when its parent ends (prctl
@@ -83,13 +84,13 @@ int process_fork(const struct user_regs *regs);
 long process_execve(uint64_t upath, uint64_t uargv, uint64_t uenvp);
 
 /* wait4()'s core: pid > 0 that child, -1 any child, 0 any in the caller's
- * process group, < -1 any in group -pid. Its pid with *status and *runtime_ns (its CPU time and its waited-for
+ * process group, < -1 any in group -pid. Its pid with *status and *time (its CPU time and its waited-for
  * children's), 0 if none has ended and nohang, -ECHILD if there is no such
  * child. The child is then gone. */
-int process_wait_child(int pid, bool nohang, int *status, uint64_t *runtime_ns);
+int process_wait_child(int pid, bool nohang, int *status, struct cputime *time);
 
 /* The CPU time of process pid (not yet waited for): 0 and *ns, or -ESRCH. */
-int process_cpu_time(int pid, uint64_t *ns);
+int process_cpu_time(int pid, struct cputime *time);
 
 /* PR_SET_PDEATHSIG: the signal the calling process gets when its parent
  * ends (0: none). 0, or -EINVAL for no such signal. */
@@ -109,7 +110,7 @@ void process_note_exec(void);             /* execve() succeeded: setpgid() on it
  * after *old is taken. 0, -EINVAL, -EPERM, -ESRCH. */
 long process_rlimit(int pid, int resource, const struct rlimit *new, struct rlimit *old);
 /* The CPU time of the caller's children it has waited for (and theirs). */
-uint64_t process_children_cpu_time(void);
+struct cputime process_children_cpu_time(void);
 
 /* waitid()'s core: which children (P_ALL, P_PID id, P_PGID id), whether to
  * leave the child to be waited for again (WNOWAIT). As

@@ -58,17 +58,18 @@ long sys_wait4(const uint64_t *arg)
 	if (pid == INT32_MIN)
 		return -ESRCH;                    /* -pid would overflow: Linux's answer */
 	int status;
-	uint64_t runtime;
-	int ret = process_wait_child(pid < -1 ? -1 : pid, options & WNOHANG, &status, &runtime);
+	struct cputime time;
+	int ret = process_wait_child(pid, options & WNOHANG, &status, &time);
 	if (ret <= 0)
 		return ret;
 	/* The child is gone: a bad pointer now loses its status, as on Linux. */
 	if (arg[1] && copy_to_user((void *)arg[1], &status, sizeof(status)) < 0)
 		return -EFAULT;
 	if (arg[3]) {
-		/* User and system time are not told apart yet: all counts as user time. */
-		struct user_rusage ru = { .utime = { (int64_t)(runtime / NS_PER_S),
-						     (int64_t)(runtime % NS_PER_S / NS_PER_US) } };
+		struct user_rusage ru = {
+			.utime = { (int64_t)(time.user_ns / NS_PER_S), (int64_t)(time.user_ns % NS_PER_S / NS_PER_US) },
+			.stime = { (int64_t)(time.system_ns / NS_PER_S), (int64_t)(time.system_ns % NS_PER_S / NS_PER_US) },
+		};
 		if (copy_to_user((void *)arg[3], &ru, sizeof(ru)) < 0)
 			return -EFAULT;
 	}

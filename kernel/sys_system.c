@@ -5,6 +5,7 @@
  */
 #include "kernel/syscalls.h"
 #include "kernel/process.h"
+#include "kernel/cputime.h"
 #include "kernel/random.h"
 #include "kernel/pmm.h"
 #include "kernel/task.h"
@@ -95,27 +96,30 @@ static struct user_timeval to_timeval(uint64_t ns)
 	return (struct user_timeval){ (int64_t)(ns / NS_PER_S), (int64_t)(ns % NS_PER_S / NS_PER_US) };
 }
 
-/* User and system time are not told apart yet: all of it is user time.
- * The switches are the scheduler's own counts: a voluntary one is a sleep
+/* User and system time as the tick sampled them (kernel/cputime.h). The
+ * switches are the scheduler's own counts: a voluntary one is a sleep
  * (each ends in a wake-up), an involuntary one a preemption. */
 long sys_getrusage(const uint64_t *arg)
 {
 	enum { RUSAGE_SELF = 0, RUSAGE_CHILDREN = -1, RUSAGE_THREAD = 1 };
 	struct task *me = sched_current();
 	struct user_rusage ru = { .maxrss = 0 };
+	struct cputime time;
 	switch ((int)arg[0]) {
 	case RUSAGE_SELF:
 	case RUSAGE_THREAD:                   /* one thread per process */
-		ru.utime = to_timeval(task_sched_runtime(me));
+		time = task_cputime(me);
 		ru.nvcsw = (int64_t)me->stats.nr_wakeups;
 		ru.nivcsw = (int64_t)me->stats.nr_preemptions;
 		break;
 	case RUSAGE_CHILDREN:
-		ru.utime = to_timeval(process_children_cpu_time());
+		time = process_children_cpu_time();
 		break;
 	default:
 		return -EINVAL;
 	}
+	ru.utime = to_timeval(time.user_ns);
+	ru.stime = to_timeval(time.system_ns);
 	return copy_to_user((void *)arg[1], &ru, sizeof(ru));
 }
 
@@ -123,9 +127,11 @@ long sys_getrusage(const uint64_t *arg)
 
 long sys_times(const uint64_t *arg)
 {
+	const uint64_t tick = NS_PER_S / USER_HZ;
+	struct cputime mine = task_cputime(sched_current()), children = process_children_cpu_time();
 	struct { int64_t utime, stime, cutime, cstime; } t = {
-		.utime = (int64_t)(task_sched_runtime(sched_current()) / (NS_PER_S / USER_HZ)),
-		.cutime = (int64_t)(process_children_cpu_time() / (NS_PER_S / USER_HZ)),
+		(int64_t)(mine.user_ns / tick), (int64_t)(mine.system_ns / tick),
+		(int64_t)(children.user_ns / tick), (int64_t)(children.system_ns / tick),
 	};
 	if (arg[0] && copy_to_user((void *)arg[0], &t, sizeof(t)) < 0)
 		return -EFAULT;

@@ -2,11 +2,13 @@
  * The time system calls. Every clock is read from clock_ns(), the TSC in
  * nanoseconds: the monotonic ones as they are, the real-time one from the
  * RTC's date at boot on (kernel/realtime.c), and the CPU-time clocks from
- * the scheduler's own accounting (task_sched_runtime), to the nanosecond.
+ * the scheduler's own accounting (task_sched_runtime), to the nanosecond,
+ * split into user and system time by the tick's samples (kernel/cputime.h).
  */
 #include "kernel/syscalls.h"
 #include "kernel/realtime.h"
 #include "kernel/process.h"
+#include "kernel/cputime.h"
 #include "kernel/tick.h"
 #include "kernel/errno.h"
 #include "sched/api.h"
@@ -34,23 +36,27 @@ struct user_timespec {
 	int64_t sec, nsec;
 };
 
+/* The kinds of CPU-time clock: user and system time, user time only, and
+ * the scheduler's count (the same sum, unsampled). */
+enum { CPUCLOCK_PROF = 0, CPUCLOCK_VIRT = 1, CPUCLOCK_SCHED = 2 };
+
 /* The CPU time of the thread or process a CPU-time clock names: the one
- * thread of a process is the process, for now. User and system time are
- * not told apart yet, so the three kinds read the same. */
+ * thread of a process is the process, for now. */
 static int cpu_clock_read(int64_t id, uint64_t *ns)
 {
-	int pid = CPUCLOCK_PID(id);
+	int pid = CPUCLOCK_PID(id), kind = CPUCLOCK_KIND(id);
 	struct task *me = sched_current();
-	if (CPUCLOCK_KIND(id) >= CPUCLOCK_KINDS || pid < 0)
+	struct cputime time;
+	if (kind >= CPUCLOCK_KINDS || pid < 0)
 		return -EINVAL;
-	if (pid == 0 || pid == me->pid) {
-		*ns = task_sched_runtime(me);
-		return 0;
-	}
-	/* A thread's clock only within the caller's own process, as Linux. */
-	if (id & CPUCLOCK_PERTHREAD)
+	if (pid == 0 || pid == me->pid)
+		time = task_cputime(me);
+	else if (id & CPUCLOCK_PERTHREAD)
+		return -EINVAL;               /* a thread's clock only within the caller's own process */
+	else if (process_cpu_time(pid, &time) < 0)
 		return -EINVAL;
-	return process_cpu_time(pid, ns) < 0 ? -EINVAL : 0;
+	*ns = kind == CPUCLOCK_VIRT ? time.user_ns : time.user_ns + time.system_ns;
+	return 0;
 }
 
 static int clock_read(int64_t id, uint64_t *ns)

@@ -36,6 +36,10 @@ long syscall_dispatch(struct user_regs *regs);
  * access possible (a write to a copy-on-write page), and the instruction is
  * retried (kernel/mm.c). */
 bool page_fault_resolved(uint64_t addr, uint64_t error_code);
+/* The running task has just come into the kernel from ring 3, by an
+ * interrupt or exception, interrupts off (kernel/cputime.c: the time
+ * since it last left was user time). */
+void enter_from_user(void);
 /* The running task is about to return to ring 3, from a system call or an
  * interrupt, interrupts off: the last moment to act on what concerns it (a
  * fatal signal); may end it (kernel/process.c). */

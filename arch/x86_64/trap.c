@@ -130,6 +130,8 @@ static void handle_interrupt(struct trap_frame *f)
 
 void trap_dispatch(struct trap_frame *f)
 {
+	if (f->cs & 3)
+		enter_from_user();
 	if (f->vector < 32)
 		handle_exception(f);
 	else

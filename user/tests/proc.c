@@ -243,6 +243,14 @@ static void identity_and_limits(void)
 	show("getrusage(SELF)", getrusage(RUSAGE_SELF, &ru));
 	yes("it has used CPU time", ru.ru_utime.tv_sec + ru.ru_stime.tv_sec > 0 ||
 				    ru.ru_utime.tv_usec + ru.ru_stime.tv_usec > 0);
+	struct rusage before;
+	getrusage(RUSAGE_SELF, &before);
+	for (int i = 0; i < 200000; i++)
+		syscall(SYS_getppid);
+	getrusage(RUSAGE_SELF, &ru);
+	yes("busy in user mode, then in system calls: both user and system time grew",
+	    ru.ru_utime.tv_sec * 1000000 + ru.ru_utime.tv_usec > 0 &&
+	    ru.ru_stime.tv_sec * 1000000 + ru.ru_stime.tv_usec > before.ru_stime.tv_sec * 1000000 + before.ru_stime.tv_usec);
 	show("getrusage(CHILDREN)", getrusage(RUSAGE_CHILDREN, &ru));
 	show("getrusage(5)", getrusage(5, &ru));
 	struct tms t;
