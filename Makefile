@@ -135,10 +135,22 @@ $(BUILD)/peer/%: $(PEER_SRC)/%.c $(PEER_SRC)/common.c $(PEER_SRC)/common.h
 	$(call msg,MUSL,$<)
 	$(Q)$(MUSL_CC) $(USER_CFLAGS) -static -o $@ $< $(PEER_SRC)/common.c -lm
 
-$(INITRD): $(USER_BINS) $(USER_TESTS) $(PEER_BINS) tools/mkcpio.py
+# make run PROGS='path/to/prog ...': your own static Linux programs too, as
+# /bin/NAME (then CMDLINE=init=/bin/NAME runs one). The list is kept in a
+# file, so that the initrd is made again whenever it changes.
+PROGS       ?=
+PROGS_LIST  := $(BUILD)/progs.list
+$(foreach p,$(PROGS),$(if $(wildcard $(p)),,$(error PROGS: $(p): no such file)))
+
+$(PROGS_LIST): FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(abspath $(PROGS))' | cmp -s - $@ 2>/dev/null || echo '$(abspath $(PROGS))' > $@
+
+$(INITRD): $(USER_BINS) $(USER_TESTS) $(PEER_BINS) $(PROGS) $(PROGS_LIST) tools/mkcpio.py
 	$(call msg,CPIO,$@)
 	$(Q)$(PYTHON) tools/mkcpio.py $@ $(foreach b,$(USER_BINS),bin/$(notdir $(b))=$(b)) \
-		$(foreach b,$(USER_TESTS),tests/$(notdir $(b))=$(b)) $(foreach b,$(PEER_BINS),peer/$(notdir $(b))=$(b))
+		$(foreach b,$(USER_TESTS),tests/$(notdir $(b))=$(b)) $(foreach b,$(PEER_BINS),peer/$(notdir $(b))=$(b)) \
+		$(foreach b,$(PROGS),bin/$(notdir $(b))=$(abspath $(b)))
 
 # The ISO carries the command line in its GRUB menu, and the initrd next to
 # the kernel; mkiso.sh rebuilds it whenever either of them or CMDLINE changes.
