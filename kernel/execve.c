@@ -114,7 +114,7 @@ static void __attribute__((noreturn)) switch_program(struct mm *mm, const char *
 	irq_restore(flags);
 	mm_destroy(old);
 	fdtable_close_on_exec(proc->files);
-	signals_exec(&proc->signals);
+	signals_exec(&proc->signals, me->thread);
 	process_note_exec();
 	strlcpy(me->name, process_name_of(path), sizeof(me->name));
 	kstack_rename(me->kstack_top, me->name);
@@ -148,5 +148,10 @@ long process_execve(uint64_t upath, uint64_t uargv, uint64_t uenvp)
 	kfree(s.buf);
 	if (err)
 		return err;
+	/* The point of no return: the other threads go, then the old program. */
+	if (!process_become_single_threaded()) {
+		mm_destroy(mm);
+		process_exit(0);          /* an exit_group() came first: it says the status */
+	}
 	switch_program(mm, name);
 }

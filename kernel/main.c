@@ -16,6 +16,7 @@
 #include "kernel/vmm.h"
 #include "kernel/initramfs.h"
 #include "kernel/process.h"
+#include "kernel/futex.h"
 #include "kernel/realtime.h"
 #include "lib/util.h"
 #include "kernel/smp.h"
@@ -197,6 +198,7 @@ void __attribute__((noreturn)) kmain(uint64_t multiboot_info_phys)
 	timer_init();                                   /* the LAPIC timer, calibrated */
 	tasks_init();                                   /* tasks and the scheduler */
 	trace_init();                                   /* the scheduler trace (trace=) */
+	futex_init();                                   /* where threads wait for each other */
 	task_init_idle(0);                              /* this CPU becomes idle/0 */
 	tick_start_this_cpu();                          /* its scheduler tick */
 	heartbeat_start();                              /* heartbeat= */

@@ -14,10 +14,12 @@
  * makes it this address space's own (mm_fault(), mm_write()). Shared
  * regions' pages are never copy-on-write: their writes are meant for all.
  *
- * TLB entries: only the CPU an address space runs on can have cached its
- * entries (a switch to other tables drops them), and with one thread per
- * process that is this CPU whenever its tables change, so an invlpg here
- * is enough. Threads will need a shootdown to every CPU running the mm.
+ * TLB entries: only the CPUs an address space runs on can have cached its
+ * entries (a switch to other tables drops them). An entry that loses a
+ * right or a page is dropped on each of them (shoot_down(): an IPI to the
+ * others, which this CPU waits for) before the page can go to anyone
+ * else. An entry that gains a right needs nothing: a CPU that faults on
+ * its stale copy drops it and finds the new one (mm_fault()).
  */
 #include "kernel/mm.h"
 #include "kernel/pmm.h"
@@ -26,8 +28,11 @@
 #include "kernel/errno.h"
 #include "kernel/panic.h"
 #include "kernel/percpu.h"
+#include "kernel/smp.h"
+#include "kernel/printk.h"
 #include "kernel/ktest.h"
 #include "sched/preempt.h"
+#include "sched/platform.h"
 #include "arch/x86_64/paging.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/hooks.h"
@@ -54,6 +59,7 @@ struct mm *mm_create(void)
 		return NULL;
 	}
 	vmm_copy_kernel_half(pml4);
+	mutex_init(&mm->lock, "mm");
 	mm->pml4 = pml4;
 	list_init(&mm->regions);
 	return mm;
@@ -169,15 +175,56 @@ uint64_t mm_find_free(struct mm *mm, size_t len, uint64_t floor, uint64_t ceilin
 	}
 }
 
-/* Unmap [start, end), whose pages are mapped: drop them. */
+struct flush {
+	struct mm *mm;
+	uint64_t start, end;
+};
+
+/* Past this many pages, reloading CR3 costs less than one invlpg each. */
+#define FLUSH_ALL_PAGES 32
+
+static void flush_here(void *arg)
+{
+	const struct flush *f = arg;
+	if (__atomic_load_n(&active[this_cpu()->id], __ATOMIC_RELAXED) != f->mm)
+		return;                   /* a switch away from it dropped them */
+	if ((f->end - f->start) / PAGE_SIZE > FLUSH_ALL_PAGES) {
+		write_cr3(virt_to_phys(f->mm->pml4));
+		return;
+	}
+	for (uint64_t va = f->start; va < f->end; va += PAGE_SIZE)
+		invlpg(va);
+}
+
+/* mm's entries in [start, end) lost a right or a page: no CPU that runs on
+ * mm may keep its copy. Interrupts on (the others may be shooting at us). */
+static void shoot_down(struct mm *mm, uint64_t start, uint64_t end)
+{
+	struct flush f = { mm, start, end };
+	/* The entries are changed before active[] is read: a CPU that starts on
+	 * mm after this reads the new ones from the tables. */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	preempt_disable();
+	int me = this_cpu()->id;
+	flush_here(&f);
+	for (int cpu = 0; cpu < MAX_CPUS; cpu++)
+		if (cpu != me && __atomic_load_n(&active[cpu], __ATOMIC_RELAXED) == mm)
+			smp_call_on_cpu(cpu, flush_here, &f);
+	preempt_enable();
+}
+
+/* Unmap [start, end), whose pages are mapped: in two passes, so that no
+ * CPU can still reach a page when it is dropped. Not present first (the
+ * entry keeps the page's address), then, once no TLB holds it, gone. */
 static void unmap_pages(struct mm *mm, uint64_t start, uint64_t end)
 {
+	for (uint64_t va = start; va < end; va += PAGE_SIZE)
+		*mapped_pte(mm, va) &= ~PTE_PRESENT;
+	shoot_down(mm, start, end);
 	for (uint64_t va = start; va < end; va += PAGE_SIZE) {
 		uint64_t *pte = mapped_pte(mm, va);
-		void *page = entry_page(*pte);
+		page_put(entry_page(*pte));
 		*pte = 0;
-		invlpg(va);
-		page_put(page);
 	}
 }
 
@@ -298,9 +345,9 @@ int mm_protect(struct mm *mm, uint64_t addr, size_t len, int prot)
 		for (uint64_t va = r->start; va < r->end; va += PAGE_SIZE) {
 			uint64_t *pte = mapped_pte(mm, va);
 			*pte = make_pte(*pte & PTE_ADDR_MASK, prot, *pte & PTE_COW);
-			invlpg(va);
 		}
 	}
+	shoot_down(mm, addr, end);
 	return 0;
 }
 
@@ -319,16 +366,6 @@ static bool share_region(struct mm *parent, struct mm *child, const struct mm_re
 		*to = *from;
 	}
 	return true;
-}
-
-/* The parent's entries lost their write bit; if it runs on this CPU, its
- * TLB may still hold them writable: reload CR3 to drop them all. */
-static void flush_if_active(struct mm *mm)
-{
-	uint64_t flags = irq_save();
-	if (active[this_cpu()->id] == mm)
-		write_cr3(virt_to_phys(mm->pml4));
-	irq_restore(flags);
 }
 
 struct mm *mm_fork(struct mm *parent)
@@ -356,8 +393,9 @@ struct mm *mm_fork(struct mm *parent)
 	}
 	/* Also after a failure: the parent's pages shared so far stay
 	 * copy-on-write, which is harmless (its next write to each finds the
-	 * page its own again and just makes it writable). */
-	flush_if_active(parent);
+	 * page its own again and just makes it writable). Its entries lost
+	 * their write bit: no TLB may still hold them writable. */
+	shoot_down(parent, 0, USER_TOP);
 	if (!ok) {
 		mm_destroy(child);        /* drops every reference taken */
 		return NULL;
@@ -368,7 +406,7 @@ struct mm *mm_fork(struct mm *parent)
 /* Make the copy-on-write page at va, whose entry is *pte, mm's own: the
  * page itself if no one else holds it any more, else a copy. The entry
  * then allows what its region's prot does. False when out of memory. */
-static bool unshare_page(uint64_t *pte, uint64_t va, int prot)
+static bool unshare_page(struct mm *mm, uint64_t *pte, uint64_t va, int prot)
 {
 	void *page = entry_page(*pte);
 	/* Only its holders can add to a page's count (by forking): a count of
@@ -384,8 +422,9 @@ static bool unshare_page(uint64_t *pte, uint64_t va, int prot)
 	memcpy(copy, page, PAGE_SIZE);
 	*pte = make_pte(virt_to_phys(copy), prot, false);
 	/* Before the put: once our reference is gone, the last holder may
-	 * write the page in place, and no stale entry here may still see it. */
-	invlpg(va);
+	 * write the page in place, and no stale entry of ours may still see
+	 * it (another thread's would read the old page). */
+	shoot_down(mm, va, va + PAGE_SIZE);
 	page_put(page);
 	return true;
 }
@@ -398,7 +437,7 @@ int mm_write(struct mm *mm, uint64_t addr, const void *src, size_t len)
 		if (!r)
 			return -EFAULT;
 		uint64_t va = PAGE_ALIGN_DOWN(addr), *pte = mapped_pte(mm, va);
-		if ((*pte & PTE_COW) && !unshare_page(pte, va, r->prot))
+		if ((*pte & PTE_COW) && !unshare_page(mm, pte, va, r->prot))
 			return -ENOMEM;
 		size_t offset = addr % PAGE_SIZE, n = MIN(len, PAGE_SIZE - offset);
 		memcpy((uint8_t *)entry_page(*pte) + offset, from, n);
@@ -413,13 +452,39 @@ bool mm_fault(struct mm *mm, uint64_t addr, uint64_t error_code)
 {
 	/* A copy-on-write page is present and read-only: only a write to a
 	 * present page can be its fault. */
-	if ((error_code & (FAULT_PRESENT | FAULT_WRITE)) != (FAULT_PRESENT | FAULT_WRITE))
+	if ((error_code & (FAULT_PRESENT | FAULT_WRITE)) != (FAULT_PRESENT | FAULT_WRITE) || addr >= USER_TOP)
 		return false;
+	if (mm->lock.owner == sched_current())
+		return false;             /* the kernel's own bug, with the lock held: let it show */
+	if (!irqs_enabled()) {
+		/* The lock may be held by a CPU shooting down entries, which
+		 * waits for this one to take its IPI: never wait for it so. */
+		pr_warn("mm: a write to user memory at 0x%llx with interrupts off", (unsigned long long)addr);
+		return false;
+	}
+	mutex_lock(&mm->lock);
 	struct mm_region *r = region_at(mm, addr);
-	if (!r || !(r->prot & PROT_WRITE))
-		return false;
-	uint64_t va = PAGE_ALIGN_DOWN(addr), *pte = mapped_pte(mm, va);
-	return (*pte & PTE_COW) && unshare_page(pte, va, r->prot);
+	bool resolved = false;
+	if (r && (r->prot & PROT_WRITE)) {
+		uint64_t va = PAGE_ALIGN_DOWN(addr), *pte = mapped_pte(mm, va);
+		if (*pte & PTE_COW)
+			resolved = unshare_page(mm, pte, va, r->prot);
+		else
+			resolved = *pte & PTE_WRITE;   /* made writable since this CPU cached it */
+	}
+	mutex_unlock(&mm->lock);
+	return resolved;
+}
+
+int mm_shared_phys(struct mm *mm, uint64_t addr, uint64_t *phys)
+{
+	mutex_lock(&mm->lock);
+	struct mm_region *r = region_at(mm, addr);
+	int kind = !r ? -EFAULT : (r->flags & MM_SHARED) ? 1 : 0;
+	if (kind > 0)
+		*phys = (*mapped_pte(mm, PAGE_ALIGN_DOWN(addr)) & PTE_ADDR_MASK) + addr % PAGE_SIZE;
+	mutex_unlock(&mm->lock);
+	return kind;
 }
 
 /* The page-fault hook (arch/x86_64/hooks.h): the fault is in the address
@@ -450,7 +515,7 @@ uint64_t mm_brk(struct mm *mm, uint64_t addr)
 
 void mm_activate(struct mm *mm)
 {
-	active[this_cpu()->id] = mm;
+	__atomic_store_n(&active[this_cpu()->id], mm, __ATOMIC_RELAXED);   /* shoot_down() reads it */
 	arch_switch_address_space(mm ? virt_to_phys(mm->pml4) : vmm_kernel_pml4_phys());
 }
 
@@ -626,7 +691,7 @@ KTEST(mm, shared_regions_stay_shared_after_fork)
 	KEXPECT(t, (entry & PTE_WRITE) && !(entry & PTE_COW));
 	KEXPECT_EQ(t, mm_write(child, 0x400000, "for both", 9), 0);
 	KEXPECT(t, strcmp(entry_page(entry_at(parent, 0x400000)), "for both") == 0);
-	KEXPECT(t, !mm_fault(child, 0x400000, WRITE_FAULT));      /* writable: no fault to resolve */
+	KEXPECT(t, mm_fault(child, 0x400000, WRITE_FAULT));       /* writable: a stale TLB entry's, retried */
 	KEXPECT_EQ(t, list_first_entry(&child->regions, struct mm_region, node)->flags, MM_SHARED);
 	mm_destroy(parent);
 	mm_destroy(child);

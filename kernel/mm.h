@@ -1,9 +1,10 @@
 /*
  * A user address space: its own top-level page table, whose kernel half is
  * the kernel's (the same lower-level tables, so every kernel mapping is in
- * every address space), and below it the program's pages. Only the task
- * running the program changes it once it runs, so it has no lock yet
- * (threads will need one).
+ * every address space), and below it the program's pages. The threads of
+ * a process share it, so its lock is held by whoever changes one that a
+ * thread runs on: the system calls (kernel/sys_mm.c), fork and the fault
+ * path. One that nothing runs on yet (exec builds it) needs no lock.
  *
  * Pages may be shared between address spaces (kernel/pmm.h counts their
  * holders). mm_fork() shares all of them: a shared region's (MAP_SHARED)
@@ -29,6 +30,7 @@
 #include "lib/list.h"
 #include "arch/x86_64/memlayout.h"
 #include "arch/x86_64/user.h"
+#include "sched/wait.h"
 
 #define USER_STACK_TOP (USER_TOP - PAGE_SIZE)
 #define USER_STACK_MAX (8UL << 20)        /* as Linux's default RLIMIT_STACK */
@@ -51,6 +53,7 @@ struct mm_region {
 };
 
 struct mm {
+	struct mutex lock;                /* see above; a fault may sleep on it, as on Linux's mmap_lock */
 	uint64_t *pml4;                   /* its top-level table, through the direct map */
 	struct list_node regions;
 	uint64_t entry, start_stack;      /* where its first thread starts (kernel/exec.c) */
@@ -64,8 +67,8 @@ struct mm *mm_create(void);               /* NULL when out of memory */
 void mm_destroy(struct mm *mm);
 
 /* A copy of parent, for fork(): its regions and heap, every page shared
- * (see above). NULL when out of memory, with nothing left over. Called by
- * the parent's own task, or while the parent does not run. */
+ * (see above). NULL when out of memory, with nothing left over. Parent
+ * locked. */
 struct mm *mm_fork(struct mm *parent);
 
 /* Map zeroed pages at [addr, addr + len), addr page-aligned; flags 0 or
@@ -101,10 +104,16 @@ uint64_t mm_find_free(struct mm *mm, size_t len, uint64_t floor, uint64_t ceilin
 int mm_write(struct mm *mm, uint64_t addr, const void *src, size_t len);
 
 /* A page fault at addr in mm, with the CPU's error code: true if it is
- * resolved (a write to a copy-on-write page: mm now has its own copy) and
- * the access should be retried; false if it is a real fault. Interrupts
- * off; never sleeps. */
+ * resolved (a write to a copy-on-write page: mm now has its own copy; or
+ * an entry another thread has just made writable) and the access should
+ * be retried; false if it is a real fault. Takes mm's lock (may sleep):
+ * interrupts on for a write; a read never waits. */
 bool mm_fault(struct mm *mm, uint64_t addr, uint64_t error_code);
+
+/* Where a futex word lives (kernel/futex.c): 1 and its physical address
+ * in *phys if addr is in a shared mapping (the same word in every process
+ * that maps it), 0 if in a private one, -EFAULT if nothing is mapped. */
+int mm_shared_phys(struct mm *mm, uint64_t addr, uint64_t *phys);
 
 /* brk(): move the heap's end to addr, if it can; returns the end now. */
 uint64_t mm_brk(struct mm *mm, uint64_t addr);

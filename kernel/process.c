@@ -1,16 +1,22 @@
 /*
- * Processes as tasks: their tree, their start and their end. A process's
- * task starts in the kernel, only to drop to ring 3 (enter_program, or a
- * forked child's resume_child in kernel/fork.c); from then on it enters the
- * kernel by system calls and interrupts, and ends in process_exit(): by
- * exit(), killed by a fault of its own (user_fault()) or by a signal.
+ * Processes as tasks: their tree, their threads, their start and their
+ * end. A thread's task starts in the kernel, only to drop to ring 3
+ * (enter_program, or a clone's resume_child in kernel/fork.c); from then
+ * on it enters the kernel by system calls and interrupts, and leaves in
+ * thread_exit() (exit()) or process_exit() (exit_group(), or killed by a
+ * fault of its own or a signal, which ends every thread). The last thread
+ * to leave ends the process.
  *
  * One lock guards the whole tree (every process's parent, children and
  * state): the lock of the wait queue where parents wait for a child to
  * end. A waiter checks for an ended child under it; an ending child
  * changes its state and wakes the queue under it: no end goes unseen.
+ * Each process's list of threads is under its signal lock, taken after
+ * the tree's.
  */
 #include "kernel/process.h"
+#include "kernel/thread.h"
+#include "kernel/futex.h"
 #include "kernel/exec.h"
 #include "kernel/fdtable.h"
 #include "kernel/task.h"
@@ -57,6 +63,11 @@ static const struct rlimit default_rlimits[RLIM_NLIMITS] = {
 	UNLIMITED,                            /* RTTIME */
 };
 
+static struct cputime cputime_sum(struct cputime a, struct cputime b)
+{
+	return (struct cputime){ a.user_ns + b.user_ns, a.system_ns + b.system_ns };
+}
+
 struct process *process_create(struct mm *mm, struct fdtable *files)
 {
 	struct process *proc = kzalloc(sizeof(*proc));
@@ -66,23 +77,49 @@ struct process *process_create(struct mm *mm, struct fdtable *files)
 	proc->files = files;
 	signals_init(&proc->signals);
 	list_init(&proc->children);
+	list_init(&proc->threads);
 	return proc;
 }
 
-int process_start(struct process *proc, struct process *parent, const char *name,
-		  void (*entry)(void *arg), void *arg, struct task **out)
+int process_add_thread(struct process *proc, const struct thread *creator, bool fork, const char *name,
+		       void (*entry)(void *arg), void *arg, struct task **out)
 {
 	struct fpu_state *fpu = kmalloc(sizeof(*fpu));
-	struct task *p = fpu ? task_create(name, entry, arg) : NULL;
+	struct thread *t = kzalloc(sizeof(*t));
+	struct task *p = fpu && t ? task_create(name, entry, arg) : NULL;
 	if (!p) {
 		kfree(fpu);
+		kfree(t);
 		return -ENOMEM;
 	}
 	fpu_state_init(fpu);
 	p->fpu = fpu;
 	p->process = proc;
+	p->thread = t;
+	t->task = p;
+	signals_thread_init(t, creator, fork);
+	uint64_t flags = spin_lock_irqsave(&proc->signals.lock);
+	list_add_tail(&proc->threads, &t->node);
+	if (proc->group_exiting) {
+		/* Born into an exit_group(): it goes at its first entry to the kernel. */
+		struct sig_info info = { .signo = SIGKILL, .pid = proc->pid };
+		signal_send_thread_locked(proc, t, &info);
+	}
+	spin_unlock_irqrestore(&proc->signals.lock, flags);
+	*out = p;
+	return 0;
+}
+
+int process_start(struct process *proc, struct process *parent, const char *name,
+		  void (*entry)(void *arg), void *arg, struct task **out)
+{
+	/* A forked child's thread is a copy of the forking one. */
+	const struct thread *creator = parent ? sched_current()->thread : NULL;
+	struct task *p;
+	int err = process_add_thread(proc, creator, true, name, entry, arg, &p);
+	if (err)
+		return err;
 	proc->pid = p->pid;
-	proc->thread = p;
 	uint64_t flags = spin_lock_irqsave(&tree.lock);
 	proc->parent = parent;
 	/* A child is in its parent's group and session, with its limits; a
@@ -211,14 +248,11 @@ static int reap_ended_child(void *arg)
 			continue;
 		int pid = c->pid;
 		w->status = c->wait_status;
-		w->time = (struct cputime){ c->time.user_ns + c->children_time.user_ns,
-					    c->time.system_ns + c->children_time.system_ns };
+		w->time = cputime_sum(c->time, c->children_time);
 		if (w->keep)
 			return pid;
 		if (w->parent)
-			w->parent->children_time = (struct cputime){
-				w->parent->children_time.user_ns + w->time.user_ns,
-				w->parent->children_time.system_ns + w->time.system_ns };
+			w->parent->children_time = cputime_sum(w->parent->children_time, w->time);
 		release(c);
 		return pid;
 	}
@@ -378,13 +412,47 @@ long process_rlimit(int pid, int resource, const struct rlimit *new, struct rlim
 	return ret;
 }
 
+/* The CPU time of proc's threads, those that have ended too. */
+static struct cputime threads_time(struct process *proc)
+{
+	uint64_t flags = spin_lock_irqsave(&proc->signals.lock);
+	struct cputime time = proc->dead_threads_time;
+	struct list_node *n;
+	list_for_each(n, &proc->threads)
+		time = cputime_sum(time, task_cputime(list_entry(n, struct thread, node)->task));
+	spin_unlock_irqrestore(&proc->signals.lock, flags);
+	return time;
+}
+
+struct cputime process_self_cpu_time(void)
+{
+	return threads_time(sched_current()->process);
+}
+
+int process_thread_cpu_time(int tid, struct cputime *time)
+{
+	struct process *proc = sched_current()->process;
+	int ret = -ESRCH;
+	uint64_t flags = spin_lock_irqsave(&proc->signals.lock);
+	struct list_node *n;
+	list_for_each(n, &proc->threads) {
+		struct task *p = list_entry(n, struct thread, node)->task;
+		if (p->pid == tid) {
+			*time = task_cputime(p);
+			ret = 0;
+		}
+	}
+	spin_unlock_irqrestore(&proc->signals.lock, flags);
+	return ret;
+}
+
 int process_cpu_time(int pid, struct cputime *time)
 {
 	uint64_t flags = spin_lock_irqsave(&tree.lock);
 	struct process *proc = find_process(pid);
-	/* The thread cannot end meanwhile: ending takes this lock. */
+	/* It cannot end meanwhile: ending takes this lock. */
 	if (proc)
-		*time = proc->exited ? proc->time : task_cputime(proc->thread);
+		*time = proc->exited ? proc->time : threads_time(proc);
 	spin_unlock_irqrestore(&tree.lock, flags);
 	return proc ? 0 : -ESRCH;
 }
@@ -433,10 +501,37 @@ int process_kill(int pid, int signal)
 	return ret;
 }
 
+int process_kill_thread(int tgid, int tid, int signal)
+{
+	if (signal < 0 || signal > NSIG)
+		return -EINVAL;
+	int ret = -ESRCH;
+	struct sig_info info = { .signo = signal, .pid = sched_current()->process->pid };
+	uint64_t flags = spin_lock_irqsave(&tree.lock);
+	struct list_node *n, *m;
+	list_for_each(n, &all_processes) {
+		struct process *proc = list_entry(n, struct process, all);
+		if (proc->exited || (tgid && proc->pid != tgid))
+			continue;
+		spin_lock(&proc->signals.lock);   /* interrupts are off already */
+		list_for_each(m, &proc->threads) {
+			struct thread *t = list_entry(m, struct thread, node);
+			if (t->task->pid != tid)
+				continue;
+			ret = 0;
+			if (signal)
+				signal_send_thread_locked(proc, t, &info);
+		}
+		spin_unlock(&proc->signals.lock);
+	}
+	spin_unlock_irqrestore(&tree.lock, flags);
+	return ret;
+}
+
 void exit_to_user(struct user_regs *regs)
 {
 	struct task *me = sched_current();
-	if (task_signal_pending(me) || me->process->signals.restarting)
+	if (task_signal_pending(me) || me->thread->restarting)
 		signal_deliver(regs);
 	cputime_to_user();
 }
@@ -479,29 +574,17 @@ static bool tell_parent(struct process *proc)
 	return waits;
 }
 
-void process_exit(int status)
+/* The process's last thread has left: its address space and descriptors
+ * go, and its parent hears of its end. */
+static void end_process(struct process *proc)
 {
-	struct task *me = sched_current();
-	struct process *proc = me->process;
-	/* A kernel task from here on: no switch loads the address space again,
-	 * and this CPU leaves it, so it can go. */
-	uint64_t flags = irq_save();
-	me->process = NULL;
-	mm_activate(NULL);
-	irq_restore(flags);
 	mm_destroy(proc->mm);
 	fdtable_put(proc->files);         /* may wake a pipe's other end: before the parent hears */
-	kfree(me->fpu);
-	me->fpu = NULL;
-
 	signals_exit(&proc->signals);
-
-	struct cputime time = task_cputime(me);
-	flags = spin_lock_irqsave(&tree.lock);
+	uint64_t flags = spin_lock_irqsave(&tree.lock);
 	orphan_children(proc);              /* and send those that asked their parent-death signal */
-	proc->thread = NULL;
-	proc->time = time;
-	proc->wait_status = status;
+	proc->time = proc->dead_threads_time;
+	proc->wait_status = proc->exit_status;
 	proc->exited = true;
 	if (proc->parent && !tell_parent(proc))
 		proc->orphan = true;          /* the parent will not wait: as if it had none */
@@ -509,7 +592,109 @@ void process_exit(int status)
 		release(proc);
 	wake_up_locked(&tree, INT32_MAX);   /* a waiting parent: this child, or none left */
 	spin_unlock_irqrestore(&tree.lock, flags);
+}
+
+/* CLONE_CHILD_CLEARTID, set_tid_address(): the C library's thread join
+ * waits on this word, for 0. */
+static void clear_child_tid(struct task *me)
+{
+	uint32_t zero = 0;
+	if (me->clear_child_tid && copy_to_user((void *)me->clear_child_tid, &zero, sizeof(zero)) == 0)
+		futex_wake(me->clear_child_tid, true, 1, FUTEX_BITSET_ANY);
+}
+
+/* The calling thread leaves its process; the last one out ends it. */
+static void __attribute__((noreturn)) leave(int status)
+{
+	struct task *me = sched_current();
+	struct thread *t = me->thread;
+	struct process *proc = me->process;
+	clear_child_tid(me);
+	struct cputime time = task_cputime(me);
+	uint64_t flags = spin_lock_irqsave(&proc->signals.lock);
+	list_remove(&t->node);
+	bool last = list_empty(&proc->threads);
+	if (!proc->group_exiting)
+		proc->exit_status = status;   /* without exit_group(), the last thread's says (as Linux) */
+	proc->dead_threads_time = cputime_sum(proc->dead_threads_time, time);
+	spin_unlock_irqrestore(&proc->signals.lock, flags);
+	/* A kernel task from here on: no switch loads the address space again,
+	 * and this CPU leaves it, so it can go. */
+	flags = irq_save();
+	me->process = NULL;
+	me->thread = NULL;
+	mm_activate(NULL);
+	irq_restore(flags);
+	kfree(me->fpu);
+	me->fpu = NULL;
+	kfree(t);
+	if (last)
+		end_process(proc);
+	else
+		wake_up_all(&tree);       /* an execve() waiting for the other threads to go */
 	task_exit(status);
+}
+
+/* Under proc's signal lock: every thread but `keep` is to end. */
+static void kill_other_threads(struct process *proc, struct thread *keep)
+{
+	struct sig_info info = { .signo = SIGKILL, .pid = proc->pid };
+	struct list_node *n;
+	list_for_each(n, &proc->threads) {
+		struct thread *t = list_entry(n, struct thread, node);
+		if (t != keep)
+			signal_send_thread_locked(proc, t, &info);
+	}
+}
+
+void process_exit(int status)
+{
+	struct task *me = sched_current();
+	struct process *proc = me->process;
+	uint64_t flags = spin_lock_irqsave(&proc->signals.lock);
+	if (!proc->group_exiting) {
+		proc->group_exiting = true;
+		proc->exit_status = status;
+		kill_other_threads(proc, me->thread);
+	}
+	spin_unlock_irqrestore(&proc->signals.lock, flags);
+	leave(status);
+}
+
+void thread_exit(int status)
+{
+	leave(status);
+}
+
+/* Is the caller its process's only thread? */
+static bool alone(struct process *proc)
+{
+	uint64_t flags = spin_lock_irqsave(&proc->signals.lock);
+	bool one = proc->threads.next == proc->threads.prev;
+	spin_unlock_irqrestore(&proc->signals.lock, flags);
+	return one;
+}
+
+bool process_become_single_threaded(void)
+{
+	struct task *me = sched_current();
+	struct process *proc = me->process;
+	if (alone(proc))
+		return true;
+	uint64_t flags = spin_lock_irqsave(&proc->signals.lock);
+	bool lost = proc->group_exiting;  /* to an exit_group() or another execve() */
+	if (!lost) {
+		proc->group_exiting = true;
+		kill_other_threads(proc, me->thread);
+	}
+	spin_unlock_irqrestore(&proc->signals.lock, flags);
+	if (lost)
+		return false;
+	wait_event(&tree, alone(proc));   /* each leaving thread wakes the tree */
+	flags = spin_lock_irqsave(&proc->signals.lock);
+	proc->group_exiting = false;
+	spin_unlock_irqrestore(&proc->signals.lock, flags);
+	return true;
 }
 
 /* The signal Linux would kill the program with for this exception. */
@@ -531,15 +716,16 @@ static int fault_signal(uint64_t vector)
 
 bool process_fault_signal(int signal, uint64_t addr)
 {
-	struct process *proc = sched_current()->process;
+	struct task *me = sched_current();
+	struct process *proc = me->process;
 	struct signals *s = &proc->signals;
 	uint64_t flags = spin_lock_irqsave(&s->lock);
-	bool handled = s->action[signal - 1].handler > SIG_IGN && !(s->blocked & sigmask_of(signal));
-	spin_unlock_irqrestore(&s->lock, flags);
+	bool handled = s->action[signal - 1].handler > SIG_IGN && !(me->thread->blocked & sigmask_of(signal));
 	if (handled) {
 		struct sig_info info = { .signo = signal, .fault = true, .addr = addr };
-		signal_send(proc, &info);
+		signal_send_thread_locked(proc, me->thread, &info);
 	}
+	spin_unlock_irqrestore(&s->lock, flags);
 	return handled;
 }
 

@@ -1,8 +1,9 @@
 /*
  * User processes. A process is a program's address space and whatever else
  * its threads share; each thread is a task (kernel/task.h) whose `process`
- * points here, and the scheduler sees only tasks. For now a process has
- * one thread, and its pid is that task's. docs/userspace.md tells the whole.
+ * points here, and the scheduler sees only tasks. Its pid is its first
+ * thread's (Linux's tgid); each thread's id is its task's pid.
+ * docs/userspace.md tells the whole.
  *
  * Processes form a tree, as on Linux: fork() makes a child, and a parent
  * learns of its children's ends with wait4(). A process started by the
@@ -31,11 +32,12 @@ struct rlimit {
 
 struct fdtable;
 struct task;
+struct thread;
 struct user_regs;
 
 struct process {
 	int pid;                          /* its first thread's: set once */
-	/* Owned by its thread, freed as it exits. */
+	/* Shared by its threads, freed as the last one leaves. */
 	struct mm *mm;
 	struct fdtable *files;
 	/* System calls the program was told are not implemented: each is
@@ -53,13 +55,17 @@ struct process {
 	struct list_node children;        /* its children, by sibling */
 	struct list_node sibling;
 	struct list_node all;             /* in the list of every process */
-	struct task *thread;              /* its thread, until it ends */
 	bool exited;                      /* ended, and waiting to be waited for (a zombie) */
 	int wait_status;                  /* Linux's wait status, once exited */
-	struct cputime time;              /* the CPU time its thread had, once exited */
+	struct cputime time;              /* the CPU time its threads had, once exited */
 	struct cputime children_time;     /* of the children it waited for, and theirs */
 
 	struct signals signals;           /* what it does with each signal, and those waiting */
+	/* Its threads: under the signal lock. */
+	struct list_node threads;         /* struct thread, by node; empty once it has ended */
+	bool group_exiting;               /* exit_group() or a fatal signal: every thread is to go */
+	int exit_status;                  /* the wait status: the group's, or else its last thread's */
+	struct cputime dead_threads_time; /* the CPU time of its threads that have ended */
 	int parent_death_signal;          /* sent to it when its parent ends (prctl
 	                                     PR_SET_PDEATHSIG), or 0: under the tree's lock */
 };
@@ -127,16 +133,42 @@ int process_kill(int pid, int signal);
  * rule). False if the process is to end. */
 bool process_fault_signal(int signal, uint64_t addr);
 
-/* The calling task's process ends, with this wait status. */
+/* exit_group(), or a fatal signal: the calling thread's process ends, all
+ * its threads, with this wait status (unless it is ending already). */
 void process_exit(int status) __attribute__((noreturn));
+/* exit(): the calling thread ends; the process too, if it was the last. */
+void thread_exit(int status) __attribute__((noreturn));
+
+/* clone()'s arguments (kernel/fork.c acts on them). */
+struct clone_args {
+	uint64_t flags, stack, parent_tid, child_tid, tls;
+};
+/* clone(): a new process (as fork, or vfork), or a new thread of the
+ * caller's (CLONE_THREAD), as flags say, Linux's rules. Its pid or tid, or
+ * -EINVAL or -ENOMEM. */
+long process_clone(const struct user_regs *regs, const struct clone_args *args);
+/* execve() in a threaded process: every other thread ends first (Linux's
+ * de_thread). False if the caller is to end instead (another thread
+ * called exit_group first). */
+bool process_become_single_threaded(void);
+/* tkill and tgkill: signal thread tid (of process tgid, or any if 0). */
+int process_kill_thread(int tgid, int tid, int signal);
+/* The calling process's CPU time: its threads', the ended ones' too. */
+struct cputime process_self_cpu_time(void);
+/* The CPU time of thread tid of the calling process: 0, or -ESRCH. */
+int process_thread_cpu_time(int tid, struct cputime *time);
 
 /* The steps process_spawn() and process_fork() share. A process holding
  * mm and files (NULL on out of memory)... */
 struct process *process_create(struct mm *mm, struct fdtable *files);
-/* ...and its thread, created (not started: *out) and in the tree, under
- * parent (NULL: the kernel's). 0, or -ENOMEM and nothing is done. */
+/* ...and its first thread, created (not started: *out) and in the tree,
+ * under parent (NULL: the kernel's). 0, or -ENOMEM and nothing is done. */
 int process_start(struct process *proc, struct process *parent, const char *name,
 		  void (*entry)(void *arg), void *arg, struct task **out);
+/* A thread of proc, created (not started: *out): its signal mask (and
+ * alternate stack, for a fork) creator's. 0 or -ENOMEM. */
+int process_add_thread(struct process *proc, const struct thread *creator, bool fork, const char *name,
+		       void (*entry)(void *arg), void *arg, struct task **out);
 /* A program's name, from its path: "/bin/hello" is "hello" (Linux's comm). */
 const char *process_name_of(const char *path);
 

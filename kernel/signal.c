@@ -10,6 +10,7 @@
 #include "kernel/signal.h"
 #include "kernel/signal_frame.h"
 #include "kernel/process.h"
+#include "kernel/thread.h"
 #include "kernel/errno.h"
 #include "sched/api.h"
 #include "sched/platform.h"
@@ -28,23 +29,29 @@ void signals_init(struct signals *s)
 	s->alarm = (struct timer)TIMER_INIT(alarm_fired);
 }
 
-/* Linux's fork: the actions and the blocked mask are inherited, pending
- * signals and the alarm are not. */
+/* Linux's fork: the actions are inherited; pending signals and the alarm
+ * are not. */
 void signals_fork(struct signals *child, const struct signals *parent)
 {
 	signals_init(child);
 	memcpy(child->action, parent->action, sizeof(child->action));
-	child->blocked = parent->blocked;
+}
+
+void signals_thread_init(struct thread *t, const struct thread *creator, bool fork)
+{
+	t->blocked = creator ? creator->blocked : 0;
+	if (creator && fork)
+		t->altstack = creator->altstack;
 }
 
 /* exec: a handler's address means nothing in the new program. */
-void signals_exec(struct signals *s)
+void signals_exec(struct signals *s, struct thread *t)
 {
 	uint64_t flags = spin_lock_irqsave(&s->lock);
 	for (int i = 0; i < NSIG; i++)
 		if (s->action[i].handler != SIG_IGN)
 			s->action[i] = (struct k_sigaction){ .handler = SIG_DFL };
-	s->altstack = (struct user_stack){ .flags = 0 };
+	t->altstack = (struct user_stack){ .flags = 0 };
 	spin_unlock_irqrestore(&s->lock, flags);
 }
 
@@ -88,47 +95,96 @@ bool signal_wanted(struct process *proc, int sig)
 	return wanted;
 }
 
-/* Under the lock: tell the thread if something it does not block waits. */
-static void notify_thread(struct process *proc)
+/* Under the lock: what thread t could take now. */
+static sigset_t deliverable(const struct signals *s, const struct thread *t)
 {
-	struct signals *s = &proc->signals;
-	struct task *thread = proc->thread;
-	if (!thread || !(s->pending & ~s->blocked))
-		return;
-	__atomic_store_n(&thread->sigpending, true, __ATOMIC_RELAXED);
+	return (s->shared.pending | t->sent.pending) & ~t->blocked;
+}
+
+/* Under the lock: t has a signal to take. Mark it, and make it look: wake
+ * it from an interruptible sleep, or interrupt it if it runs on another
+ * CPU (it takes the signal on its way back to ring 3). */
+static void notify_thread(struct thread *t)
+{
+	__atomic_store_n(&t->task->sigpending, true, __ATOMIC_RELAXED);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);   /* against the sleeper: sched/wait.h */
-	wake_up_process(thread);
+	if (!wake_up_process(t->task))
+		sched_kick(t->task);
 }
 
 /* Under the lock, by the thread itself: is a signal it does not block
  * pending? Only the thread clears its mark: a sender only ever sets it. */
 static void recalc_sigpending(struct task *me, const struct signals *s)
 {
-	__atomic_store_n(&me->sigpending, (s->pending & ~s->blocked) != 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&me->sigpending, deliverable(s, me->thread) != 0, __ATOMIC_RELAXED);
+}
+
+/* Under the lock: queue info on q, unless it is ignored; true if queued. */
+static bool queue_signal(struct signals *s, struct sigqueue *q, const struct sig_info *info)
+{
+	int sig = info->signo;
+	if (sig != SIGKILL && !wanted_locked(s, sig))
+		return false;
+	if (!(q->pending & sigmask_of(sig)))
+		q->info[sig - 1] = *info;     /* one of each waits: the first says who */
+	q->pending |= sigmask_of(sig);
+	return true;
 }
 
 void signal_send(struct process *proc, const struct sig_info *info)
 {
 	struct signals *s = &proc->signals;
-	int sig = info->signo;
 	uint64_t flags = spin_lock_irqsave(&s->lock);
-	if (sig == SIGKILL || wanted_locked(s, sig)) {
-		if (!(s->pending & sigmask_of(sig)))
-			s->info[sig - 1] = *info;     /* one of each waits: the first says who */
-		s->pending |= sigmask_of(sig);
-		notify_thread(proc);
+	if (queue_signal(s, &s->shared, info)) {
+		/* The first thread that does not block it (Linux prefers the
+		 * main thread too). If all do, it waits for one to unblock it. */
+		struct list_node *n;
+		list_for_each(n, &proc->threads) {
+			struct thread *t = list_entry(n, struct thread, node);
+			if (!(t->blocked & sigmask_of(info->signo))) {
+				notify_thread(t);
+				break;
+			}
+		}
 	}
 	spin_unlock_irqrestore(&s->lock, flags);
 }
 
+void signal_send_thread_locked(struct process *proc, struct thread *t, const struct sig_info *info)
+{
+	struct signals *s = &proc->signals;
+	assert_held(&s->lock);
+	if (queue_signal(s, &t->sent, info) && !(t->blocked & sigmask_of(info->signo)))
+		notify_thread(t);
+}
+
+sigset_t signal_pending_set(void)
+{
+	struct task *me = sched_current();
+	struct signals *s = &me->process->signals;
+	uint64_t flags = spin_lock_irqsave(&s->lock);
+	sigset_t pending = s->shared.pending | me->thread->sent.pending;
+	spin_unlock_irqrestore(&s->lock, flags);
+	return pending;
+}
+
 void signal_set_blocked(sigset_t blocked)
 {
-	struct process *proc = sched_current()->process;
-	struct signals *s = &proc->signals;
+	struct task *me = sched_current();
+	struct signals *s = &me->process->signals;
 	uint64_t flags = spin_lock_irqsave(&s->lock);
-	s->blocked = blocked & ~UNBLOCKABLE;
-	recalc_sigpending(sched_current(), s);   /* a signal it has just unblocked, or blocked */
+	me->thread->blocked = blocked & ~UNBLOCKABLE;
+	recalc_sigpending(me, s);         /* a signal it has just unblocked, or blocked */
 	spin_unlock_irqrestore(&s->lock, flags);
+}
+
+/* Under the lock: sig is pending nowhere in proc any more. */
+static void drop_everywhere(struct process *proc, int sig)
+{
+	proc->signals.shared.pending &= ~sigmask_of(sig);
+	struct list_node *n;
+	list_for_each(n, &proc->threads)
+		list_entry(n, struct thread, node)->sent.pending &= ~sigmask_of(sig);
 }
 
 long signal_action(int sig, const struct k_sigaction *act, struct k_sigaction *old)
@@ -144,7 +200,7 @@ long signal_action(int sig, const struct k_sigaction *act, struct k_sigaction *o
 		s->action[sig - 1] = *act;
 		s->action[sig - 1].mask &= ~UNBLOCKABLE;
 		if (!wanted_locked(s, sig))
-			s->pending &= ~sigmask_of(sig);   /* POSIX: ignoring a signal drops it */
+			drop_everywhere(proc, sig);   /* POSIX: ignoring a signal drops it */
 	}
 	spin_unlock_irqrestore(&s->lock, flags);
 	return 0;
@@ -154,51 +210,53 @@ void signal_restart_syscall(struct user_regs *regs, uint64_t nr)
 {
 	regs->rax = nr;
 	regs->rip -= 2;                       /* back onto the 2-byte `syscall` */
-	sched_current()->process->signals.restarting = true;
+	sched_current()->thread->restarting = true;
 }
 
-/* Under the lock: take the lowest pending signal that is not blocked (0 if none). */
-static int take_signal(struct signals *s, struct sig_info *info, struct k_sigaction *act)
+/* Under the lock: take the lowest signal pending for thread t that it
+ * does not block, its own before its process's (0 if none). */
+static int take_signal(struct signals *s, struct thread *t, struct sig_info *info, struct k_sigaction *act)
 {
-	sigset_t ready = s->pending & ~s->blocked;
+	sigset_t ready = deliverable(s, t);
 	if (!ready)
 		return 0;
 	int sig = __builtin_ctzll(ready) + 1;
-	s->pending &= ~sigmask_of(sig);
-	*info = s->info[sig - 1];
+	struct sigqueue *q = t->sent.pending & sigmask_of(sig) ? &t->sent : &s->shared;
+	q->pending &= ~sigmask_of(sig);
+	*info = q->info[sig - 1];
 	*act = s->action[sig - 1];
 	if (act->handler > SIG_IGN && (act->flags & SA_RESETHAND))
 		s->action[sig - 1] = (struct k_sigaction){ .handler = SIG_DFL };
 	return sig;
 }
 
-static bool on_altstack(const struct signals *s, uint64_t sp)
+bool signal_on_altstack(const struct thread *t, uint64_t sp)
 {
-	return s->altstack.size && sp > s->altstack.sp && sp - s->altstack.sp <= s->altstack.size;
+	return t->altstack.size && sp > t->altstack.sp && sp - t->altstack.sp <= t->altstack.size;
 }
 
 /* Enter act's handler for sig: 0, or -EFAULT if the frame could not be written. */
-static int enter_handler(struct user_regs *regs, struct signals *s, int sig, const struct sig_info *info,
+static int enter_handler(struct user_regs *regs, struct thread *t, int sig, const struct sig_info *info,
 			 const struct k_sigaction *act)
 {
-	if (s->restarting && !(act->flags & SA_RESTART)) {
+	if (t->restarting && !(act->flags & SA_RESTART)) {
 		regs->rip += 2;                   /* the interrupted call fails after all */
 		regs->rax = (uint64_t)-EINTR;
 	}
-	s->restarting = false;
-	sigset_t restore = s->restore_blocked ? s->saved_blocked : s->blocked;
-	s->restore_blocked = false;
+	t->restarting = false;
+	sigset_t restore = t->restore_blocked ? t->saved_blocked : t->blocked;
+	t->restore_blocked = false;
 	uint64_t top = regs->rsp;
-	if ((act->flags & SA_ONSTACK) && s->altstack.size && !on_altstack(s, regs->rsp))
-		top = s->altstack.sp + s->altstack.size;
+	if ((act->flags & SA_ONSTACK) && t->altstack.size && !signal_on_altstack(t, regs->rsp))
+		top = t->altstack.sp + t->altstack.size;
 	struct signal_frame_args a = {
 		.handler = act->handler, .restorer = act->restorer, .stack_top = top, .info = info,
-		.blocked = restore, .altstack = s->altstack,
+		.blocked = restore, .altstack = t->altstack,
 	};
 	int err = signal_frame_push(regs, &a);
 	if (!err) {
 		sigset_t more = act->mask | (act->flags & SA_NODEFER ? 0 : sigmask_of(sig));
-		signal_set_blocked(s->blocked | more);
+		signal_set_blocked(t->blocked | more);
 	}
 	return err;
 }
@@ -206,13 +264,13 @@ static int enter_handler(struct user_regs *regs, struct signals *s, int sig, con
 void signal_deliver(struct user_regs *regs)
 {
 	struct task *me = sched_current();
-	struct process *proc = me->process;
-	struct signals *s = &proc->signals;
+	struct thread *t = me->thread;
+	struct signals *s = &me->process->signals;
 	for (;;) {
 		struct sig_info info;
 		struct k_sigaction act;
 		uint64_t flags = spin_lock_irqsave(&s->lock);
-		int sig = take_signal(s, &info, &act);
+		int sig = take_signal(s, t, &info, &act);
 		recalc_sigpending(me, s);
 		spin_unlock_irqrestore(&s->lock, flags);
 		if (!sig)
@@ -220,15 +278,15 @@ void signal_deliver(struct user_regs *regs)
 		if (act.handler == SIG_IGN || (act.handler == SIG_DFL && !signal_kills_by_default(sig)))
 			continue;
 		irq_enable();                     /* ending sleeps; the frame may fault in pages */
-		if (act.handler == SIG_DFL || enter_handler(regs, s, sig, &info, &act) < 0)
+		if (act.handler == SIG_DFL || enter_handler(regs, t, sig, &info, &act) < 0)
 			process_exit(wait_status_killed(act.handler == SIG_DFL ? sig : SIGSEGV));
 		irq_disable();
 		return;                           /* one handler at a time: the rest at the next return */
 	}
-	s->restarting = false;                /* no handler came: the call runs again */
-	if (s->restore_blocked) {
-		s->restore_blocked = false;
-		signal_set_blocked(s->saved_blocked);
+	t->restarting = false;                /* no handler came: the call runs again */
+	if (t->restore_blocked) {
+		t->restore_blocked = false;
+		signal_set_blocked(t->saved_blocked);
 	}
 }
 
@@ -242,8 +300,8 @@ long signal_return(struct user_regs *regs)
 		struct sig_info info = { .signo = SIGSEGV };
 		uint64_t flags = spin_lock_irqsave(&proc->signals.lock);
 		proc->signals.action[SIGSEGV - 1].handler = SIG_DFL;
+		signal_send_thread_locked(proc, sched_current()->thread, &info);
 		spin_unlock_irqrestore(&proc->signals.lock, flags);
-		signal_send(proc, &info);
 		return (long)regs->rax;
 	}
 	(void)altstack;                   /* Linux restores it too, if the handler changed it in
@@ -254,12 +312,9 @@ long signal_return(struct user_regs *regs)
 
 long signal_suspend(sigset_t mask)
 {
-	struct process *proc = sched_current()->process;
-	struct signals *s = &proc->signals;
-	uint64_t flags = spin_lock_irqsave(&s->lock);
-	s->saved_blocked = s->blocked;
-	s->restore_blocked = true;
-	spin_unlock_irqrestore(&s->lock, flags);
+	struct thread *t = sched_current()->thread;
+	t->saved_blocked = t->blocked;
+	t->restore_blocked = true;
 	signal_set_blocked(mask);
 	/* Until a signal comes: a handler's, since nothing else is sent. */
 	while (sleep_ns_interruptible(UINT64_MAX / 4, NULL) == 0)

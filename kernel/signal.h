@@ -7,9 +7,10 @@
  * handler, which returns through rt_sigreturn(). How the frame looks, and
  * why each check on the way back is there: docs/userspace.md.
  *
- * One thread per process for now: the per-thread parts (blocked mask,
- * alternate stack) live here with the rest and move to the thread when
- * threads come.
+ * A signal is sent either to a process (kill, the alarm, SIGCHLD), and
+ * any of its threads that does not block it takes it, or to one thread
+ * (tkill, a fault of its own). What a thread has of its own (its mask, its
+ * alternate stack, the signals sent to it alone) is in kernel/thread.h.
  */
 #pragma once
 #include <stdbool.h>
@@ -61,35 +62,49 @@ struct sig_info {
 };
 
 struct process;
+struct thread;
 struct user_regs;
+
+/* Signals sent and not yet taken: one of each kind waits. */
+struct sigqueue {
+	sigset_t pending;
+	struct sig_info info[NSIG];       /* of each pending signal: the first sent says who */
+};
 
 /* A process's signal state; under its lock unless said otherwise. */
 struct signals {
-	struct spinlock lock;             /* taken after the process tree's */
+	struct spinlock lock;             /* taken after the process tree's; also guards the
+	                                     process's list of threads */
 	struct k_sigaction action[NSIG];
-	sigset_t pending;
-	struct sig_info info[NSIG];       /* of each pending signal (one of each kind waits) */
-	sigset_t blocked;                 /* only its thread changes it */
-	sigset_t saved_blocked;           /* rt_sigsuspend's: back once its handler returns */
-	bool restore_blocked;             /* ... which it is to be */
-	struct user_stack altstack;       /* only its thread */
-	bool restarting;                  /* the system call returning now is set to run again
-	                                     (-ERESTARTSYS): only its thread */
+	struct sigqueue shared;           /* sent to the process: any thread may take them */
 	struct timer alarm;               /* ITIMER_REAL: sends SIGALRM */
 	bool alarm_armed;                 /* it will fire */
 	uint64_t alarm_interval_ns;       /* then again every this often; 0: once */
 };
 
 void signals_init(struct signals *s);                   /* all default, nothing pending */
-void signals_fork(struct signals *child, const struct signals *parent);   /* actions and mask */
-void signals_exec(struct signals *s);                   /* handlers back to default (ignored stay) */
+void signals_fork(struct signals *child, const struct signals *parent);   /* the actions */
+/* A new thread's own part: the creator's mask, and its alternate stack
+ * too if a fork makes the thread (Linux's rules). */
+void signals_thread_init(struct thread *t, const struct thread *creator, bool fork);
+/* exec: handlers back to default (ignored ones stay), no alternate stack. */
+void signals_exec(struct signals *s, struct thread *t);
 void signals_exit(struct signals *s);                   /* the alarm cancelled */
 
 /* Send sig to proc, as kill() would (info->signo is sig): a pending bit,
- * and its thread woken from an interruptible sleep. Ignored signals are
- * dropped here. The caller keeps proc alive: it holds the process tree's
- * lock (kernel/process.c), or is proc's own thread or alarm. */
+ * and a thread that does not block it woken from an interruptible sleep,
+ * or interrupted in ring 3 on another CPU. Ignored signals are dropped
+ * here. The caller keeps proc alive: it holds the process tree's lock
+ * (kernel/process.c), or is one of proc's threads or its alarm. */
 void signal_send(struct process *proc, const struct sig_info *info);
+/* The same, to thread t of proc alone (tkill, a fault): under proc's
+ * signal lock, which keeps t in the process. */
+void signal_send_thread_locked(struct process *proc, struct thread *t, const struct sig_info *info);
+/* Is thread t (of the caller's process, or the caller) on its alternate
+ * signal stack at sp? */
+bool signal_on_altstack(const struct thread *t, uint64_t sp);
+/* The signals pending for the calling thread: its own and its process's. */
+sigset_t signal_pending_set(void);
 /* Is the default action of sig to end the process? */
 bool signal_kills_by_default(int sig);
 /* Would sig do anything if sent to proc now (not ignored)? */

@@ -38,11 +38,6 @@ enum {
 			MAP_NORESERVE | MAP_POPULATE | MAP_STACK | MAP_FIXED_NOREPLACE)
 #define PROT_ALL (PROT_READ | PROT_WRITE | PROT_EXEC)
 
-static struct mm *my_mm(void)
-{
-	return sched_current()->process->mm;
-}
-
 /* Where a mapping without MAP_FIXED goes: at the hint if it is free (and
  * below the stack's gap), else as high as there is room between the brk
  * heap and the gap. 0 if there is no room. */
@@ -92,27 +87,48 @@ static long mmap_in(struct mm *mm, const uint64_t *arg)
 	return err ? err : (long)addr;
 }
 
+/* Each call holds the address space's lock throughout: another thread's
+ * mmap must not take the place this one has chosen (kernel/mm.h). */
+static struct mm *lock_my_mm(void)
+{
+	struct mm *mm = sched_current()->process->mm;
+	mutex_lock(&mm->lock);
+	return mm;
+}
+
 long sys_mmap(const uint64_t *arg)
 {
-	return mmap_in(my_mm(), arg);
+	struct mm *mm = lock_my_mm();
+	long ret = mmap_in(mm, arg);
+	mutex_unlock(&mm->lock);
+	return ret;
 }
 
 long sys_mprotect(const uint64_t *arg)
 {
 	if (arg[2] & ~(uint64_t)PROT_ALL)
 		return -EINVAL;
-	return mm_protect(my_mm(), arg[0], arg[1], (int)arg[2]);
+	struct mm *mm = lock_my_mm();
+	long ret = mm_protect(mm, arg[0], arg[1], (int)arg[2]);
+	mutex_unlock(&mm->lock);
+	return ret;
 }
 
 long sys_munmap(const uint64_t *arg)
 {
-	return mm_unmap(my_mm(), arg[0], arg[1]);
+	struct mm *mm = lock_my_mm();
+	long ret = mm_unmap(mm, arg[0], arg[1]);
+	mutex_unlock(&mm->lock);
+	return ret;
 }
 
 /* brk's answer is the heap's end, moved or not, never an error. */
 long sys_brk(const uint64_t *arg)
 {
-	return (long)mm_brk(my_mm(), arg[0]);
+	struct mm *mm = lock_my_mm();
+	uint64_t end = mm_brk(mm, arg[0]);
+	mutex_unlock(&mm->lock);
+	return (long)end;
 }
 
 static long mmap_anon(struct mm *mm, uint64_t addr, uint64_t len, uint64_t prot, uint64_t flags)

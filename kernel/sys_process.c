@@ -1,7 +1,7 @@
 /*
- * The process system calls: fork, execve, wait4, exit, kill and the ids.
- * One thread per process for now (docs/userspace.md): a process's id is
- * its thread's, gettid() is getpid(), and exit() is exit_group().
+ * The process system calls: fork, clone, execve, wait4, exit, kill and the
+ * ids. A process's id is its first thread's; gettid() is the calling
+ * thread's own (docs/userspace.md).
  */
 #include "kernel/syscalls.h"
 #include "kernel/process.h"
@@ -23,14 +23,12 @@ long sys_fork(const uint64_t *arg)
 	return process_fork(my_regs());
 }
 
-/* clone() as fork: only the signal the child's end sends its parent, in
- * the low byte (SIGCHLD, or 0). Threads come with step 3 of ring 3. */
+/* x86-64's argument order: flags, stack, parent_tid, child_tid, tls. */
 long sys_clone(const uint64_t *arg)
 {
-	uint64_t flags = arg[0], stack = arg[1];
-	if ((flags & ~0xffULL) || stack)
-		return -EINVAL;
-	return process_fork(my_regs());
+	const struct clone_args args = { .flags = arg[0], .stack = arg[1], .parent_tid = arg[2],
+					 .child_tid = arg[3], .tls = arg[4] };
+	return process_clone(my_regs(), &args);
 }
 
 long sys_execve(const uint64_t *arg)
@@ -136,9 +134,22 @@ long sys_set_robust_list(const uint64_t *arg)
 	return 0;
 }
 
+/* exit() ends the calling thread; exit_group(), which the C library's
+ * exit() calls, ends them all. */
 long sys_exit(const uint64_t *arg)
 {
+	thread_exit(wait_status_exited((int)arg[0]));
+}
+
+long sys_exit_group(const uint64_t *arg)
+{
 	process_exit(wait_status_exited((int)arg[0]));
+}
+
+long sys_gettid(const uint64_t *arg)
+{
+	(void)arg;
+	return sched_current()->pid;
 }
 
 long sys_kill(const uint64_t *arg)

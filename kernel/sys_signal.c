@@ -5,6 +5,7 @@
 #include "kernel/syscalls.h"
 #include "kernel/signal.h"
 #include "kernel/process.h"
+#include "kernel/thread.h"
 #include "kernel/errno.h"
 #include "sched/api.h"
 #include "sched/platform.h"
@@ -35,7 +36,7 @@ long sys_rt_sigaction(const uint64_t *arg)
 long sys_rt_sigprocmask(const uint64_t *arg)
 {
 	enum { SIG_BLOCK = 0, SIG_UNBLOCK = 1, SIG_SETMASK = 2 };
-	sigset_t set, old = sched_current()->process->signals.blocked;
+	sigset_t set, old = sched_current()->thread->blocked;
 	if (bad_set_size(arg[3]))
 		return -EINVAL;
 	if (arg[1]) {
@@ -61,10 +62,9 @@ long sys_rt_sigreturn(const uint64_t *arg)
 
 long sys_rt_sigpending(const uint64_t *arg)
 {
-	const struct signals *s = &sched_current()->process->signals;
 	if (arg[1] > sizeof(sigset_t))
 		return -EINVAL;               /* Linux takes a smaller size, never a larger one */
-	sigset_t pending = __atomic_load_n(&s->pending, __ATOMIC_RELAXED) & s->blocked;
+	sigset_t pending = signal_pending_set() & sched_current()->thread->blocked;
 	return copy_to_user((void *)arg[0], &pending, arg[1]);
 }
 
@@ -81,7 +81,7 @@ long sys_rt_sigsuspend(const uint64_t *arg)
 long sys_pause(const uint64_t *arg)
 {
 	(void)arg;
-	return signal_suspend(sched_current()->process->signals.blocked);
+	return signal_suspend(sched_current()->thread->blocked);
 }
 
 enum { SS_ONSTACK = 1, SS_DISABLE = 2 };
@@ -89,11 +89,10 @@ enum { SS_ONSTACK = 1, SS_DISABLE = 2 };
 
 long sys_sigaltstack(const uint64_t *arg)
 {
-	struct signals *s = &sched_current()->process->signals;
-	uint64_t sp = arch_user_regs(sched_current()->kstack_top)->rsp;
-	bool on_it = s->altstack.size && sp > s->altstack.sp && sp - s->altstack.sp <= s->altstack.size;
-	struct user_stack old = s->altstack, new;
-	old.flags = on_it ? SS_ONSTACK : s->altstack.size ? 0 : SS_DISABLE;
+	struct thread *t = sched_current()->thread;
+	bool on_it = signal_on_altstack(t, arch_user_regs(sched_current()->kstack_top)->rsp);
+	struct user_stack old = t->altstack, new;
+	old.flags = on_it ? SS_ONSTACK : t->altstack.size ? 0 : SS_DISABLE;
 	if (arg[0]) {
 		if (copy_from_user(&new, (const void *)arg[0], sizeof(new)) < 0)
 			return -EFAULT;
@@ -105,24 +104,23 @@ long sys_sigaltstack(const uint64_t *arg)
 			new = (struct user_stack){ .flags = 0 };
 		else if (new.size < MINSIGSTKSZ)
 			return -ENOMEM;
-		s->altstack = new;
+		t->altstack = new;
 	}
 	if (arg[1] && copy_to_user((void *)arg[1], &old, sizeof(old)) < 0)
 		return -EFAULT;
 	return 0;
 }
 
-/* One thread per process: a thread's id is its process's. */
 long sys_tkill(const uint64_t *arg)
 {
-	return (int)arg[0] <= 0 ? -EINVAL : process_kill((int)arg[0], (int)arg[1]);
+	return (int)arg[0] <= 0 ? -EINVAL : process_kill_thread(0, (int)arg[0], (int)arg[1]);
 }
 
 long sys_tgkill(const uint64_t *arg)
 {
 	if ((int)arg[0] <= 0 || (int)arg[1] <= 0)
 		return -EINVAL;
-	return arg[0] != arg[1] ? -ESRCH : process_kill((int)arg[1], (int)arg[2]);
+	return process_kill_thread((int)arg[0], (int)arg[1], (int)arg[2]);
 }
 
 struct user_timeval {

@@ -107,7 +107,11 @@ long sys_getrusage(const uint64_t *arg)
 	struct cputime time;
 	switch ((int)arg[0]) {
 	case RUSAGE_SELF:
-	case RUSAGE_THREAD:                   /* one thread per process */
+		time = process_self_cpu_time();
+		ru.nvcsw = (int64_t)me->stats.nr_wakeups;     /* the calling thread's only, for now */
+		ru.nivcsw = (int64_t)me->stats.nr_preemptions;
+		break;
+	case RUSAGE_THREAD:
 		time = task_cputime(me);
 		ru.nvcsw = (int64_t)me->stats.nr_wakeups;
 		ru.nivcsw = (int64_t)me->stats.nr_preemptions;
@@ -128,7 +132,7 @@ long sys_getrusage(const uint64_t *arg)
 long sys_times(const uint64_t *arg)
 {
 	const uint64_t tick = NS_PER_S / USER_HZ;
-	struct cputime mine = task_cputime(sched_current()), children = process_children_cpu_time();
+	struct cputime mine = process_self_cpu_time(), children = process_children_cpu_time();
 	struct { int64_t utime, stime, cutime, cstime; } t = {
 		(int64_t)(mine.user_ns / tick), (int64_t)(mine.system_ns / tick),
 		(int64_t)(children.user_ns / tick), (int64_t)(children.system_ns / tick),

@@ -40,8 +40,8 @@ struct user_timespec {
  * the scheduler's count (the same sum, unsampled). */
 enum { CPUCLOCK_PROF = 0, CPUCLOCK_VIRT = 1, CPUCLOCK_SCHED = 2 };
 
-/* The CPU time of the thread or process a CPU-time clock names: the one
- * thread of a process is the process, for now. */
+/* The CPU time of the thread or process a CPU-time clock names. A thread's
+ * clock only within the caller's own process (Linux's rule). */
 static int cpu_clock_read(int64_t id, uint64_t *ns)
 {
 	int pid = CPUCLOCK_PID(id), kind = CPUCLOCK_KIND(id);
@@ -49,12 +49,16 @@ static int cpu_clock_read(int64_t id, uint64_t *ns)
 	struct cputime time;
 	if (kind >= CPUCLOCK_KINDS || pid < 0)
 		return -EINVAL;
-	if (pid == 0 || pid == me->pid)
-		time = task_cputime(me);
-	else if (id & CPUCLOCK_PERTHREAD)
-		return -EINVAL;               /* a thread's clock only within the caller's own process */
-	else if (process_cpu_time(pid, &time) < 0)
+	if (id & CPUCLOCK_PERTHREAD) {
+		if (pid == 0)
+			time = task_cputime(me);
+		else if (process_thread_cpu_time(pid, &time) < 0)
+			return -EINVAL;
+	} else if (pid == 0) {
+		time = process_self_cpu_time();
+	} else if (process_cpu_time(pid, &time) < 0) {
 		return -EINVAL;
+	}
 	*ns = kind == CPUCLOCK_VIRT ? time.user_ns : time.user_ns + time.system_ns;
 	return 0;
 }
@@ -74,7 +78,11 @@ static int clock_read(int64_t id, uint64_t *ns)
 	case CLOCK_BOOTTIME:              /* the machine never suspends */
 		*ns = clock_ns();
 		return 0;
-	case CLOCK_PROCESS_CPUTIME_ID:
+	case CLOCK_PROCESS_CPUTIME_ID: {
+		struct cputime time = process_self_cpu_time();
+		*ns = time.user_ns + time.system_ns;
+		return 0;
+	}
 	case CLOCK_THREAD_CPUTIME_ID:
 		*ns = task_sched_runtime(sched_current());
 		return 0;
@@ -94,12 +102,7 @@ static int put_timespec(uint64_t uaddr, uint64_t ns)
 	return copy_to_user((void *)uaddr, &ts, sizeof(ts));
 }
 
-/* Longer than any sleep needs to be (146 years), and far from overflowing. */
-#define FOREVER_NS (1ULL << 62)
-
-/* A timespec from user memory, in ns (at most FOREVER_NS): 0, -EFAULT, or
- * -EINVAL if it is no time. */
-static int get_timespec(uint64_t uaddr, uint64_t *ns)
+int get_timespec(uint64_t uaddr, uint64_t *ns)
 {
 	struct user_timespec ts;
 	if (copy_from_user(&ts, (const void *)uaddr, sizeof(ts)) < 0)

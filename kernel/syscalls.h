@@ -37,6 +37,8 @@ long sys_brk(const uint64_t *arg);
 /* kernel/sys_process.c */
 long sys_fork(const uint64_t *arg);
 long sys_clone(const uint64_t *arg);
+long sys_exit_group(const uint64_t *arg) __attribute__((noreturn));
+long sys_gettid(const uint64_t *arg);
 long sys_execve(const uint64_t *arg);
 long sys_wait4(const uint64_t *arg);
 long sys_waitid(const uint64_t *arg);
@@ -100,3 +102,11 @@ long sys_sched_getaffinity(const uint64_t *arg);
 long sys_setpriority(const uint64_t *arg);
 long sys_getpriority(const uint64_t *arg);
 long sys_getcpu(const uint64_t *arg);
+
+/* kernel/sys_futex.c */
+long sys_futex(const uint64_t *arg);
+
+/* Shared by the groups: a struct timespec at uaddr, in ns (at most
+ * FOREVER_NS): 0, -EFAULT, or -EINVAL if it is no time (kernel/sys_time.c). */
+#define FOREVER_NS (1ULL << 62)           /* longer than any sleep needs (146 years), far from overflowing */
+int get_timespec(uint64_t uaddr, uint64_t *ns);

@@ -22,6 +22,9 @@ void preempt_schedule_irq(void);                  /* interrupt return: switch if
 void scheduler_tick(void);                        /* the timer tick, from its interrupt */
 bool sched_tick_needed(void);                     /* may this idle CPU stop its tick? no if true */
 bool wake_up_process(struct task *p);             /* false if it was not sleeping */
+/* p has something to see to at its next entry to the kernel (a signal):
+ * if it runs on another CPU now, interrupt it there (Linux's kick_process). */
+void sched_kick(struct task *p);
 void wake_up_new_task(struct task *p);            /* first wake-up of a TASK_NEW task */
 void finish_task_switch(struct task *prev);       /* a new task's first act: prev has left the CPU */
 

@@ -524,6 +524,15 @@ static void enqueue_woken(struct rq *rq, struct task *p, int flags)
 	check_preempt_curr(rq, p);
 }
 
+void sched_kick(struct task *p)
+{
+	uint64_t flags;
+	struct rq *rq = task_rq_lock(p, &flags);
+	if (rq->curr == p && rq->cpu != sched_this_cpu())
+		rq->resched_ipi = true;           /* sent by task_rq_unlock() */
+	task_rq_unlock(rq, flags);
+}
+
 bool wake_up_process(struct task *p)
 {
 	uint64_t flags;

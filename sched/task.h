@@ -15,6 +15,7 @@
 
 struct timer;
 struct process;
+struct thread;
 struct fpu_state;
 
 /* Policies, with Linux's numbers. */
@@ -143,6 +144,8 @@ struct task {
 	struct process *process;          /* its address space, and what else the program's threads
 	                                     share: set before the task runs, cleared by the task itself
 	                                     as it exits; the switch reads it (kernel/sched_glue.c) */
+	struct thread *thread;            /* what its thread has of its own (kernel/thread.h): set and
+	                                     cleared with `process` */
 	uint64_t fs_base;                 /* its FS base (the C library's thread pointer): only the task
 	                                     itself (arch_prctl); the switch loads it */
 	uint64_t clear_child_tid;         /* set_tid_address(): only the task itself */

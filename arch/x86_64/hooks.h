@@ -32,9 +32,9 @@ struct trap_frame;
  * gets in rax (kernel/syscall.c). */
 long syscall_dispatch(struct user_regs *regs);
 /* A page fault at addr with the CPU's error code, in ring 3 or in the kernel
- * copying to or from user memory, interrupts off: true if the kernel made the
- * access possible (a write to a copy-on-write page), and the instruction is
- * retried (kernel/mm.c). */
+ * copying to or from user memory, interrupts on if the faulting code had
+ * them on: true if the kernel made the access possible (a write to a
+ * copy-on-write page), and the instruction is retried (kernel/mm.c). */
 bool page_fault_resolved(uint64_t addr, uint64_t error_code);
 /* The running task has just come into the kernel from ring 3, by an
  * interrupt or exception, interrupts off (kernel/cputime.c: the time

@@ -41,21 +41,27 @@ const char *exception_name(uint64_t vector)
 struct extable_entry { uint64_t fault_rip, fixup_rip; };
 extern const struct extable_entry __start_extable[], __stop_extable[];
 
+static const struct extable_entry *extable_find(uint64_t rip)
+{
+	for (const struct extable_entry *e = __start_extable; e < __stop_extable; e++)
+		if (e->fault_rip == rip)
+			return e;
+	return NULL;
+}
+
 static bool fixup_exception(struct trap_frame *f)
 {
-	for (const struct extable_entry *e = __start_extable; e < __stop_extable; e++) {
-		if (e->fault_rip != f->rip)
-			continue;
-		struct fault_record *r = &this_arch_cpu()->last_fault;
-		r->vector = f->vector;
-		r->error_code = f->error_code;
-		r->rip = f->rip;
-		r->cr2 = f->vector == VEC_PAGE_FAULT ? read_cr2() : 0;
-		r->count++;
-		f->rip = e->fixup_rip;
-		return true;
-	}
-	return false;
+	const struct extable_entry *e = extable_find(f->rip);
+	if (!e)
+		return false;
+	struct fault_record *r = &this_arch_cpu()->last_fault;
+	r->vector = f->vector;
+	r->error_code = f->error_code;
+	r->rip = f->rip;
+	r->cr2 = f->vector == VEC_PAGE_FAULT ? read_cr2() : 0;
+	r->count++;
+	f->rip = e->fixup_rip;
+	return true;
 }
 
 static void __attribute__((noreturn)) fatal_exception(struct trap_frame *f)
@@ -80,6 +86,25 @@ static void __attribute__((noreturn)) fatal_exception(struct trap_frame *f)
 
 extern const char iretq_to_user[];    /* isr.asm */
 
+
+/* The kernel may resolve a page fault (copy-on-write), taking a lock that
+ * other CPUs hold while they wait for this one to answer an IPI: so with
+ * interrupts on, if the faulting code had them on (ring 3 always does).
+ * Only ring 3 and the kernel's user copies (the exception table) touch
+ * user memory: any other fault in the kernel is a bug, to be reported. */
+static bool resolve_page_fault(const struct trap_frame *f, uint64_t addr)
+{
+	if (!(f->cs & 3) && !extable_find(f->rip))
+		return false;
+	bool irqs_were_on = f->rflags & RFLAGS_IF;
+	if (irqs_were_on)
+		irq_enable();
+	bool resolved = page_fault_resolved(addr, f->error_code);
+	if (irqs_were_on)
+		irq_disable();
+	return resolved;
+}
+
 /* The iretq back to ring 3 faulted, in ring 0: the frame it was loading was
  * bad (a non-canonical rip, which the system call exit leaves to iretq).
  * That is the program's fault: make f the program's state, the registers
@@ -99,11 +124,13 @@ static void handle_exception(struct trap_frame *f)
 	}
 	if (f->rip == (uint64_t)iretq_to_user)
 		blame_program_for_iretq(f);
-	if (f->vector == VEC_PAGE_FAULT && page_fault_resolved(read_cr2(), f->error_code))
+	/* Read first: a fault while it is resolved (it may sleep) changes CR2. */
+	uint64_t fault_addr = f->vector == VEC_PAGE_FAULT ? read_cr2() : f->rip;
+	if (f->vector == VEC_PAGE_FAULT && resolve_page_fault(f, fault_addr))
 		return;
 	/* A double fault or machine check is the machine's trouble, whoever ran. */
 	if ((f->cs & 3) && f->vector != VEC_DOUBLE_FAULT && f->vector != VEC_MACHINE_CHECK) {
-		user_fault(exception_name(f->vector), f->vector == VEC_PAGE_FAULT ? read_cr2() : f->rip, f);
+		user_fault(exception_name(f->vector), fault_addr, f);
 		return;
 	}
 	if (fixup_exception(f))
