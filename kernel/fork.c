@@ -50,7 +50,9 @@ static void resume_child(void *arg)
 	arch_resume_user(&start.regs);
 }
 
-/* What Linux's clone copies of the scheduler's view of the creator. */
+/* What Linux's clone copies of the scheduler's view of the creator: all
+ * of it, but after SCHED_RESET_ON_FORK an RT policy and a negative nice
+ * (and the flag itself). */
 static void inherit_scheduling(struct task *child, struct task *parent)
 {
 	struct sched_param param;
@@ -59,6 +61,15 @@ static void inherit_scheduling(struct task *child, struct task *parent)
 	if (policy < 0 || sched_getparam(parent->pid, &param) < 0 || sched_get_nice(parent->pid, &nice) < 0 ||
 	    sched_getaffinity(parent->pid, &cpus) < 0)
 		return;                   /* only the parent itself asks: cannot fail */
+	if (policy & SCHED_RESET_ON_FORK) {
+		policy &= ~SCHED_RESET_ON_FORK;
+		if (policy == SCHED_FIFO || policy == SCHED_RR) {
+			policy = SCHED_NORMAL;
+			param.sched_priority = 0;
+		}
+		if (nice < 0)
+			nice = 0;
+	}
 	sched_setscheduler(child->pid, policy, &param);
 	sched_set_nice(child->pid, nice);
 	sched_setaffinity(child->pid, cpus);

@@ -226,12 +226,28 @@ static int wait_in_tree(int (*found)(void *arg), void *arg, bool nohang)
 struct child_wait {
 	struct process *parent;           /* NULL: a process the kernel started */
 	struct selection sel;
-	bool keep;                        /* WNOWAIT: report it, and leave it to be waited for */
+	int options;                      /* WEXITED, WSTOPPED, WCONTINUED: what to report; WNOWAIT:
+	                                     report it, and leave it to be waited for again */
 	int status;
 	struct cputime time;
 };
 
-/* Under the tree lock: the pid of an ended child, which is released; else
+/* Under the tree lock: a stop or continue of running child c that w wants
+ * told, its wait status (taken, unless WNOWAIT); else 0. */
+static int take_report(struct process *c, const struct child_wait *w)
+{
+	struct signals *s = &c->signals;
+	spin_lock(&s->lock);              /* interrupts are off already */
+	int status = s->wait_report;
+	bool wanted = status && (w->options & (wait_status_is_stop(status) ? WSTOPPED : WCONTINUED));
+	if (wanted && !(w->options & WNOWAIT))
+		s->wait_report = 0;
+	spin_unlock(&s->lock);
+	return wanted ? status : 0;
+}
+
+/* Under the tree lock: the pid of a child with something to report: an
+ * end (the child is then released) or, if asked, a stop or continue; else
  * 0 while a wanted child still runs, -ECHILD if none. */
 static int reap_ended_child(void *arg)
 {
@@ -244,12 +260,18 @@ static int reap_ended_child(void *arg)
 		if (c->parent != w->parent || c->orphan || !selected(c, w->sel))
 			continue;
 		any = true;
-		if (!c->exited)
+		if (!c->exited) {
+			w->status = take_report(c, w);
+			if (w->status)
+				return c->pid;
+			continue;
+		}
+		if (!(w->options & WEXITED))
 			continue;
 		int pid = c->pid;
 		w->status = c->wait_status;
 		w->time = cputime_sum(c->time, c->children_time);
-		if (w->keep)
+		if (w->options & WNOWAIT)
 			return pid;
 		if (w->parent)
 			w->parent->children_time = cputime_sum(w->parent->children_time, w->time);
@@ -259,10 +281,11 @@ static int reap_ended_child(void *arg)
 	return any ? 0 : -ECHILD;
 }
 
-int process_wait_child(int pid, bool nohang, int *status, struct cputime *time)
+int process_wait_child(int pid, int options, int *status, struct cputime *time)
 {
-	struct child_wait w = { .parent = sched_current()->process, .sel = select_by_pid(pid) };
-	int ret = wait_in_tree(reap_ended_child, &w, nohang);
+	struct child_wait w = { .parent = sched_current()->process, .sel = select_by_pid(pid),
+				.options = WEXITED | (options & (WUNTRACED | WCONTINUED)) };
+	int ret = wait_in_tree(reap_ended_child, &w, options & WNOHANG);
 	if (ret > 0) {
 		*status = w.status;
 		*time = w.time;
@@ -274,18 +297,18 @@ int process_wait(int pid, int *status)
 {
 	if (pid <= 0)
 		return -ECHILD;
-	struct child_wait w = { .parent = NULL, .sel = { ONE_PID, pid } };
+	struct child_wait w = { .parent = NULL, .sel = { ONE_PID, pid }, .options = WEXITED };
 	int ret = wait_in_tree(reap_ended_child, &w, false);
 	if (ret > 0 && status)
 		*status = w.status;
 	return ret;
 }
 
-int process_waitid(int idtype, int id, bool nohang, bool nowait, int *pid, int *status)
+int process_waitid(int idtype, int id, int options, int *pid, int *status)
 {
 	enum { P_ALL = 0, P_PID = 1, P_PGID = 2 };
 	struct process *me = sched_current()->process;
-	struct child_wait w = { .parent = me, .keep = nowait };
+	struct child_wait w = { .parent = me, .options = options };
 	if (idtype == P_ALL)
 		w.sel = (struct selection){ ANY, 0 };
 	else if (idtype == P_PID && id > 0)
@@ -294,7 +317,7 @@ int process_waitid(int idtype, int id, bool nohang, bool nowait, int *pid, int *
 		w.sel = (struct selection){ ONE_GROUP, id ? id : me->pgid };
 	else
 		return -EINVAL;
-	int ret = wait_in_tree(reap_ended_child, &w, nohang);
+	int ret = wait_in_tree(reap_ended_child, &w, options & WNOHANG);
 	*pid = ret > 0 ? ret : 0;
 	*status = w.status;
 	return ret < 0 ? ret : 0;
@@ -476,6 +499,41 @@ int process_parent_pid(void)
 	return ppid;
 }
 
+/* Under the tree lock: proc has stopped (by sig) or continued (sig
+ * SIGCONT). Its parent gets SIGCHLD unless it asked SA_NOCLDSTOP, and a
+ * waiting parent is woken. */
+static void tell_parent_stop_or_continue(struct process *proc, int sig)
+{
+	if (!proc->parent)
+		return;
+	struct signals *s = &proc->parent->signals;
+	spin_lock(&s->lock);              /* interrupts are off already */
+	bool quiet = s->action[SIGCHLD - 1].flags & SA_NOCLDSTOP;
+	spin_unlock(&s->lock);
+	struct sig_info info = { .signo = SIGCHLD, .code = sig == SIGCONT ? CLD_CONTINUED : CLD_STOPPED,
+				 .pid = proc->pid, .status = sig };
+	if (!quiet)
+		signal_send(proc->parent, &info);
+	wake_up_locked(&tree, INT32_MAX);
+}
+
+void process_stop(int sig)
+{
+	struct process *proc = sched_current()->process;
+	uint64_t flags = spin_lock_irqsave(&tree.lock);
+	if (signal_stop(proc, sig))
+		tell_parent_stop_or_continue(proc, sig);
+	spin_unlock_irqrestore(&tree.lock, flags);
+}
+
+/* Under the tree lock: SIGCONT continues proc whatever it does with the
+ * signal itself (POSIX). */
+static void continue_if_sigcont(struct process *proc, int signal)
+{
+	if (signal == SIGCONT && signal_continue(proc))
+		tell_parent_stop_or_continue(proc, SIGCONT);
+}
+
 int process_kill(int pid, int signal)
 {
 	if (signal < 0 || signal > NSIG)
@@ -493,9 +551,36 @@ int process_kill(int pid, int signal)
 			continue;
 		ret = 0;                      /* signal 0 only asks whether it exists, as a zombie too */
 		if (signal && !proc->exited) {
+			continue_if_sigcont(proc, signal);
 			struct sig_info info = { .signo = signal, .pid = me ? me->pid : 0 };
 			signal_send(proc, &info);
 		}
+	}
+	spin_unlock_irqrestore(&tree.lock, flags);
+	return ret;
+}
+
+int process_nice(bool all, int pgid, bool set, int nice, int *lowest)
+{
+	struct process *me = sched_current()->process;
+	int ret = -ESRCH;
+	*lowest = MAX_NICE;
+	uint64_t flags = spin_lock_irqsave(&tree.lock);
+	struct list_node *n, *m;
+	list_for_each(n, &all_processes) {
+		struct process *proc = list_entry(n, struct process, all);
+		if (proc->exited || (!all && proc->pgid != (pgid ? pgid : me->pgid)))
+			continue;
+		spin_lock(&proc->signals.lock);   /* interrupts are off already */
+		list_for_each(m, &proc->threads) {
+			int pid = list_entry(m, struct thread, node)->task->pid, now;
+			if (set)
+				sched_set_nice(pid, nice);
+			if (sched_get_nice(pid, &now) == 0 && now < *lowest)
+				*lowest = now;
+			ret = 0;
+		}
+		spin_unlock(&proc->signals.lock);
 	}
 	spin_unlock_irqrestore(&tree.lock, flags);
 	return ret;
@@ -523,6 +608,8 @@ int process_kill_thread(int tgid, int tid, int signal)
 				signal_send_thread_locked(proc, t, &info);
 		}
 		spin_unlock(&proc->signals.lock);
+		if (ret == 0)
+			continue_if_sigcont(proc, signal);   /* after: it takes the parent's signal lock */
 	}
 	spin_unlock_irqrestore(&tree.lock, flags);
 	return ret;
@@ -559,7 +646,6 @@ static void orphan_children(struct process *proc)
  * it does not wait for its children, which go as they end. */
 static bool tell_parent(struct process *proc)
 {
-	enum { CLD_EXITED = 1, CLD_KILLED = 2 };
 	struct signals *s = &proc->parent->signals;
 	uint64_t flags = spin_lock_irqsave(&s->lock);
 	const struct k_sigaction *act = &s->action[SIGCHLD - 1];
@@ -736,8 +822,15 @@ void user_fault(const char *what, uint64_t addr, struct trap_frame *f)
 	int signal = fault_signal(f->vector);
 	if (process_fault_signal(signal, addr))
 		return;
-	pr_info("pid %d (%s): %s at 0x%llx (rip 0x%llx): killed", me->pid, me->name, what,
-		(unsigned long long)addr, (unsigned long long)f->rip);
+	/* Linux's lines, so that tools that read them read ours. */
+	if (f->vector == VEC_PAGE_FAULT)
+		pr_info("%s[%d]: segfault at %llx ip %016llx sp %016llx error %llx in %s[%d]", me->name, me->pid,
+			(unsigned long long)addr, (unsigned long long)f->rip, (unsigned long long)f->rsp,
+			(unsigned long long)f->error_code, me->name, me->pid);
+	else
+		pr_info("%s[%d]: trap %s ip %016llx sp %016llx error %llx in %s[%d]", me->name, me->pid, what,
+			(unsigned long long)f->rip, (unsigned long long)f->rsp, (unsigned long long)f->error_code,
+			me->name, me->pid);
 	irq_enable();                     /* exceptions arrive with interrupts off; exiting sleeps */
 	process_exit(wait_status_killed(signal));
 }

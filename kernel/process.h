@@ -89,11 +89,18 @@ int process_fork(const struct user_regs *regs);
  * only on failure: -EFAULT, -ENOENT, -ENOEXEC, -E2BIG, -ENAMETOOLONG, -ENOMEM. */
 long process_execve(uint64_t upath, uint64_t uargv, uint64_t uenvp);
 
+/* The options of wait4() and waitid(), Linux's values. */
+enum {
+	WNOHANG = 1, WUNTRACED = 2, WSTOPPED = 2, WEXITED = 4, WCONTINUED = 8, WNOWAIT = 0x01000000,
+	WALL = 0x40000000, WCLONE = (int)0x80000000,
+};
+
 /* wait4()'s core: pid > 0 that child, -1 any child, 0 any in the caller's
- * process group, < -1 any in group -pid. Its pid with *status and *time (its CPU time and its waited-for
- * children's), 0 if none has ended and nohang, -ECHILD if there is no such
- * child. The child is then gone. */
-int process_wait_child(int pid, bool nohang, int *status, struct cputime *time);
+ * process group, < -1 any in group -pid; options WNOHANG, WUNTRACED,
+ * WCONTINUED. Its pid with *status and *time (its CPU time and its
+ * waited-for children's), 0 if none is ready and WNOHANG, -ECHILD if there
+ * is no such child. An ended child is then gone. */
+int process_wait_child(int pid, int options, int *status, struct cputime *time);
 
 /* The CPU time of process pid (not yet waited for): 0 and *ns, or -ESRCH. */
 int process_cpu_time(int pid, struct cputime *time);
@@ -118,10 +125,11 @@ long process_rlimit(int pid, int resource, const struct rlimit *new, struct rlim
 /* The CPU time of the caller's children it has waited for (and theirs). */
 struct cputime process_children_cpu_time(void);
 
-/* waitid()'s core: which children (P_ALL, P_PID id, P_PGID id), whether to
- * leave the child to be waited for again (WNOWAIT). As
- * process_wait_child() otherwise, with the child's pid and status. */
-int process_waitid(int idtype, int id, bool nohang, bool nowait, int *pid, int *status);
+/* waitid()'s core: which children (P_ALL, P_PID id, P_PGID id), options
+ * WEXITED, WSTOPPED, WCONTINUED, WNOHANG, WNOWAIT (leave the child to be
+ * waited for again). As process_wait_child() otherwise, with the child's
+ * pid and status. */
+int process_waitid(int idtype, int id, int options, int *pid, int *status);
 
 /* kill(pid, signal), from the calling task: pid > 0 that process, 0 the
  * caller's process group, -1 every process but the caller, < -1 the group
@@ -136,6 +144,10 @@ bool process_fault_signal(int signal, uint64_t addr);
 /* exit_group(), or a fatal signal: the calling thread's process ends, all
  * its threads, with this wait status (unless it is ending already). */
 void process_exit(int status) __attribute__((noreturn));
+/* A thread takes a stop signal sig (default action): the process stops,
+ * and its parent hears of it (SIGCHLD, wait4's WUNTRACED). */
+void process_stop(int sig);
+
 /* exit(): the calling thread ends; the process too, if it was the last. */
 void thread_exit(int status) __attribute__((noreturn));
 
@@ -151,6 +163,11 @@ long process_clone(const struct user_regs *regs, const struct clone_args *args);
  * de_thread). False if the caller is to end instead (another thread
  * called exit_group first). */
 bool process_become_single_threaded(void);
+/* setpriority() and getpriority() for a process group (pgid; 0: the
+ * caller's) or every process (all, what PRIO_USER means with root the one
+ * user): each thread's nice is set to nice, if `set`; *lowest is the
+ * lowest nice among them. 0, or -ESRCH if there is no such process. */
+int process_nice(bool all, int pgid, bool set, int nice, int *lowest);
 /* tkill and tgkill: signal thread tid (of process tgid, or any if 0). */
 int process_kill_thread(int tgid, int tid, int signal);
 /* The calling process's CPU time: its threads', the ended ones' too. */
@@ -177,3 +194,5 @@ static inline int wait_status_exited(int code) { return (code & 0xff) << 8; }
 static inline int wait_status_killed(int signal) { return signal & 0x7f; }
 static inline int wait_status_signal(int status) { return status & 0x7f; }     /* 0: it exited */
 static inline int wait_status_code(int status) { return (status >> 8) & 0xff; }
+static inline bool wait_status_is_stop(int status) { return (status & 0xff) == 0x7f; }
+static inline bool wait_status_is_continue(int status) { return status == 0xffff; }

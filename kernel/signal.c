@@ -27,6 +27,7 @@ void signals_init(struct signals *s)
 	memset(s, 0, sizeof(*s));
 	s->lock = (struct spinlock)SPINLOCK_INIT("signals");
 	s->alarm = (struct timer)TIMER_INIT(alarm_fired);
+	wait_queue_init(&s->resume, "stopped");
 }
 
 /* Linux's fork: the actions are inherited; pending signals and the alarm
@@ -67,24 +68,24 @@ static bool ignored_by_default(int sig)
 	       sig > SIGSYS;              /* real-time signals end a process, but need handlers to be of use */
 }
 
-/* Stopping needs job control, which comes with the shell (issue 13): until
- * then the stop signals do nothing, SIGSTOP included. */
-static bool stops_by_default(int sig)
+bool signal_stops_by_default(int sig)
 {
 	return sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
 }
 
 bool signal_kills_by_default(int sig)
 {
-	return !ignored_by_default(sig) && !stops_by_default(sig);
+	return !ignored_by_default(sig) && !signal_stops_by_default(sig);
 }
+
+#define STOP_SIGNALS (sigmask_of(SIGSTOP) | sigmask_of(SIGTSTP) | sigmask_of(SIGTTIN) | sigmask_of(SIGTTOU))
 
 static bool wanted_locked(const struct signals *s, int sig)
 {
 	uint64_t handler = s->action[sig - 1].handler;
 	if (handler == SIG_IGN)
 		return false;
-	return handler != SIG_DFL || signal_kills_by_default(sig);
+	return handler != SIG_DFL || signal_kills_by_default(sig) || signal_stops_by_default(sig);
 }
 
 bool signal_wanted(struct process *proc, int sig)
@@ -116,13 +117,25 @@ static void notify_thread(struct thread *t)
  * pending? Only the thread clears its mark: a sender only ever sets it. */
 static void recalc_sigpending(struct task *me, const struct signals *s)
 {
-	__atomic_store_n(&me->sigpending, deliverable(s, me->thread) != 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&me->sigpending, deliverable(s, me->thread) || __atomic_load_n(&s->stopped, __ATOMIC_RELAXED),
+			 __ATOMIC_RELAXED);
+}
+
+/* Under the lock: the signals in set are pending nowhere in proc any more. */
+static void drop_everywhere(struct process *proc, sigset_t set)
+{
+	proc->signals.shared.pending &= ~set;
+	struct list_node *n;
+	list_for_each(n, &proc->threads)
+		list_entry(n, struct thread, node)->sent.pending &= ~set;
 }
 
 /* Under the lock: queue info on q, unless it is ignored; true if queued. */
 static bool queue_signal(struct signals *s, struct sigqueue *q, const struct sig_info *info)
 {
 	int sig = info->signo;
+	if (signal_stops_by_default(sig))
+		drop_everywhere(container_of(s, struct process, signals), sigmask_of(SIGCONT));   /* POSIX */
 	if (sig != SIGKILL && !wanted_locked(s, sig))
 		return false;
 	if (!(q->pending & sigmask_of(sig)))
@@ -158,6 +171,53 @@ void signal_send_thread_locked(struct process *proc, struct thread *t, const str
 		notify_thread(t);
 }
 
+bool signal_stop(struct process *proc, int sig)
+{
+	struct signals *s = &proc->signals;
+	uint64_t flags = spin_lock_irqsave(&s->lock);
+	bool stops = !s->stopped && !proc->group_exiting;
+	if (stops) {
+		__atomic_store_n(&s->stopped, true, __ATOMIC_RELAXED);   /* read without the lock */
+		s->wait_report = (sig << 8) | 0x7f;      /* Linux's "stopped by sig" */
+		struct list_node *n;
+		list_for_each(n, &proc->threads)
+			notify_thread(list_entry(n, struct thread, node));   /* all come to a stop */
+	}
+	spin_unlock_irqrestore(&s->lock, flags);
+	return stops;
+}
+
+bool signal_continue(struct process *proc)
+{
+	struct signals *s = &proc->signals;
+	uint64_t flags = spin_lock_irqsave(&s->lock);
+	drop_everywhere(proc, STOP_SIGNALS);
+	bool was_stopped = s->stopped;
+	if (was_stopped) {
+		__atomic_store_n(&s->stopped, false, __ATOMIC_RELAXED);
+		s->wait_report = 0xffff;          /* Linux's "continued" */
+		wake_up_all(&s->resume);
+	}
+	spin_unlock_irqrestore(&s->lock, flags);
+	return was_stopped;
+}
+
+/* While the process is stopped, its threads sleep; SIGKILL still ends them. */
+static void wait_while_stopped(struct thread *t, struct signals *s)
+{
+	for (;;) {
+		uint64_t flags = wait_prepare(&s->resume);
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);   /* against SIGKILL's sender: sched/wait.h */
+		sigset_t pending = __atomic_load_n(&s->shared.pending, __ATOMIC_RELAXED) |
+				   __atomic_load_n(&t->sent.pending, __ATOMIC_RELAXED);
+		if (!__atomic_load_n(&s->stopped, __ATOMIC_RELAXED) || (pending & sigmask_of(SIGKILL))) {
+			wait_cancel(&s->resume, flags);
+			return;
+		}
+		wait_sleep(&s->resume, flags);
+	}
+}
+
 sigset_t signal_pending_set(void)
 {
 	struct task *me = sched_current();
@@ -178,15 +238,6 @@ void signal_set_blocked(sigset_t blocked)
 	spin_unlock_irqrestore(&s->lock, flags);
 }
 
-/* Under the lock: sig is pending nowhere in proc any more. */
-static void drop_everywhere(struct process *proc, int sig)
-{
-	proc->signals.shared.pending &= ~sigmask_of(sig);
-	struct list_node *n;
-	list_for_each(n, &proc->threads)
-		list_entry(n, struct thread, node)->sent.pending &= ~sigmask_of(sig);
-}
-
 long signal_action(int sig, const struct k_sigaction *act, struct k_sigaction *old)
 {
 	if (sig < 1 || sig > NSIG || (act && (sigmask_of(sig) & UNBLOCKABLE)))
@@ -200,7 +251,7 @@ long signal_action(int sig, const struct k_sigaction *act, struct k_sigaction *o
 		s->action[sig - 1] = *act;
 		s->action[sig - 1].mask &= ~UNBLOCKABLE;
 		if (!wanted_locked(s, sig))
-			drop_everywhere(proc, sig);   /* POSIX: ignoring a signal drops it */
+			drop_everywhere(proc, sigmask_of(sig));   /* POSIX: ignoring a signal drops it */
 	}
 	spin_unlock_irqrestore(&s->lock, flags);
 	return 0;
@@ -267,6 +318,11 @@ void signal_deliver(struct user_regs *regs)
 	struct thread *t = me->thread;
 	struct signals *s = &me->process->signals;
 	for (;;) {
+		if (__atomic_load_n(&s->stopped, __ATOMIC_RELAXED)) {
+			irq_enable();
+			wait_while_stopped(t, s);
+			irq_disable();
+		}
 		struct sig_info info;
 		struct k_sigaction act;
 		uint64_t flags = spin_lock_irqsave(&s->lock);
@@ -275,6 +331,12 @@ void signal_deliver(struct user_regs *regs)
 		spin_unlock_irqrestore(&s->lock, flags);
 		if (!sig)
 			break;
+		if (act.handler == SIG_DFL && signal_stops_by_default(sig)) {
+			irq_enable();             /* telling the parent takes the process tree's lock */
+			process_stop(sig);
+			irq_disable();
+			continue;                 /* to a stop, at the top */
+		}
 		if (act.handler == SIG_IGN || (act.handler == SIG_DFL && !signal_kills_by_default(sig)))
 			continue;
 		irq_enable();                     /* ending sleeps; the frame may fault in pages */

@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include "kernel/timer.h"
 #include "kernel/spinlock.h"
+#include "sched/wait.h"
 
 #define NSIG 64                           /* signals 1..64; bit n - 1 of a set is signal n */
 typedef uint64_t sigset_t;
@@ -52,6 +53,9 @@ struct user_stack {
 	uint64_t size;
 };
 
+/* SIGCHLD's si_code: what became of the child. */
+enum { CLD_EXITED = 1, CLD_KILLED = 2, CLD_STOPPED = 5, CLD_CONTINUED = 6 };
+
 /* What a signal says of itself (the part of siginfo_t the kernel fills). */
 struct sig_info {
 	int signo, code;
@@ -77,6 +81,12 @@ struct signals {
 	                                     process's list of threads */
 	struct k_sigaction action[NSIG];
 	struct sigqueue shared;           /* sent to the process: any thread may take them */
+	/* Job control: stopped by SIGSTOP (or SIGTSTP, SIGTTIN, SIGTTOU by
+	 * default), until SIGCONT or SIGKILL. */
+	bool stopped;                     /* atomic: read without the lock */
+	int wait_report;                  /* a stop or continue its parent's wait has not told: its
+	                                     wait status, or 0 */
+	struct wait_queue resume;         /* its threads sleep here while it is stopped */
 	struct timer alarm;               /* ITIMER_REAL: sends SIGALRM */
 	bool alarm_armed;                 /* it will fire */
 	uint64_t alarm_interval_ns;       /* then again every this often; 0: once */
@@ -105,8 +115,15 @@ void signal_send_thread_locked(struct process *proc, struct thread *t, const str
 bool signal_on_altstack(const struct thread *t, uint64_t sp);
 /* The signals pending for the calling thread: its own and its process's. */
 sigset_t signal_pending_set(void);
-/* Is the default action of sig to end the process? */
+/* Is the default action of sig to end the process? To stop it? */
 bool signal_kills_by_default(int sig);
+bool signal_stops_by_default(int sig);
+/* A thread of proc takes a stop signal sig: every thread is to stop. True
+ * if proc was running (the caller tells its parent). */
+bool signal_stop(struct process *proc, int sig);
+/* SIGCONT is sent to proc: the stop signals pending go, and if proc is
+ * stopped its threads run again. True if it was stopped. */
+bool signal_continue(struct process *proc);
 /* Would sig do anything if sent to proc now (not ignored)? */
 bool signal_wanted(struct process *proc, int sig);
 

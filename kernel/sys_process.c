@@ -46,8 +46,6 @@ struct user_rusage {
 	int64_t counters[14];
 };
 
-enum { WNOHANG = 1, WUNTRACED = 2, WCONTINUED = 8, WALL = 0x40000000, WCLONE = (int)0x80000000 };
-
 long sys_wait4(const uint64_t *arg)
 {
 	int pid = (int)arg[0], options = (int)arg[2];
@@ -57,10 +55,10 @@ long sys_wait4(const uint64_t *arg)
 		return -ESRCH;                    /* -pid would overflow: Linux's answer */
 	int status;
 	struct cputime time;
-	int ret = process_wait_child(pid, options & WNOHANG, &status, &time);
+	int ret = process_wait_child(pid, options, &status, &time);
 	if (ret <= 0)
 		return ret;
-	/* The child is gone: a bad pointer now loses its status, as on Linux. */
+	/* An ended child is gone: a bad pointer now loses its status, as on Linux. */
 	if (arg[1] && copy_to_user((void *)arg[1], &status, sizeof(status)) < 0)
 		return -EFAULT;
 	if (arg[3]) {
@@ -76,22 +74,29 @@ long sys_wait4(const uint64_t *arg)
 
 long sys_waitid(const uint64_t *arg)
 {
-	enum { WEXITED = 4, WNOWAIT = 0x01000000, CLD_EXITED = 1, CLD_KILLED = 2, SIGCHLD_NR = 17 };
 	int options = (int)arg[3], pid, status;
 	if (options & ~(WNOHANG | WUNTRACED | WEXITED | WCONTINUED | WNOWAIT | WALL | WCLONE) ||
 	    !(options & (WEXITED | WUNTRACED | WCONTINUED)))
 		return -EINVAL;
-	int ret = process_waitid((int)arg[0], (int)arg[1], options & WNOHANG, options & WNOWAIT, &pid, &status);
+	int ret = process_waitid((int)arg[0], (int)arg[1], options, &pid, &status);
 	if (ret < 0 || !arg[2])
 		return ret;
 	/* siginfo_t as waitid fills it: all zero when no child had ended (WNOHANG). */
 	struct { int32_t signo, errno_, code, pad, pid, uid, status, rest[25]; } info = { .signo = 0 };
 	if (pid) {
 		int killed_by = wait_status_signal(status);
-		info.signo = SIGCHLD_NR;
-		info.code = killed_by ? CLD_KILLED : CLD_EXITED;
+		info.signo = SIGCHLD;
 		info.pid = pid;
-		info.status = killed_by ? killed_by : wait_status_code(status);
+		if (wait_status_is_continue(status)) {
+			info.code = CLD_CONTINUED;
+			info.status = SIGCONT;
+		} else if (wait_status_is_stop(status)) {
+			info.code = CLD_STOPPED;
+			info.status = wait_status_code(status);
+		} else {
+			info.code = killed_by ? CLD_KILLED : CLD_EXITED;
+			info.status = killed_by ? killed_by : wait_status_code(status);
+		}
 	}
 	return copy_to_user((void *)arg[2], &info, sizeof(info));
 }

@@ -90,6 +90,7 @@ static const syscall_fn table[] = {
 	[145] = sys_sched_getscheduler,
 	[146] = sys_sched_get_priority_max,
 	[147] = sys_sched_get_priority_min,
+	[148] = sys_sched_rr_get_interval,
 	[157] = sys_prctl,
 	[158] = sys_arch_prctl,
 	[160] = sys_setrlimit,
@@ -113,6 +114,8 @@ static const syscall_fn table[] = {
 	[293] = sys_pipe2,
 	[302] = sys_prlimit64,
 	[309] = sys_getcpu,
+	[314] = sys_sched_setattr,
+	[315] = sys_sched_getattr,
 	[318] = sys_getrandom,
 };
 

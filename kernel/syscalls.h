@@ -102,6 +102,9 @@ long sys_sched_getaffinity(const uint64_t *arg);
 long sys_setpriority(const uint64_t *arg);
 long sys_getpriority(const uint64_t *arg);
 long sys_getcpu(const uint64_t *arg);
+long sys_sched_rr_get_interval(const uint64_t *arg);
+long sys_sched_setattr(const uint64_t *arg);
+long sys_sched_getattr(const uint64_t *arg);
 
 /* kernel/sys_futex.c */
 long sys_futex(const uint64_t *arg);

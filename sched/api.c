@@ -21,6 +21,8 @@ static bool valid_policy(int policy)
 
 int sched_setscheduler(int pid, int policy, const struct sched_param *param)
 {
+	bool reset_on_fork = policy & SCHED_RESET_ON_FORK;
+	policy &= ~SCHED_RESET_ON_FORK;
 	if (!param || !valid_policy(policy))
 		return -EINVAL;
 	bool rt = policy == SCHED_FIFO || policy == SCHED_RR;
@@ -31,13 +33,17 @@ int sched_setscheduler(int pid, int policy, const struct sched_param *param)
 	if (!p)
 		return -ESRCH;
 	sched_change_task(p, policy, param->sched_priority, SCHED_KEEP);
+	uint64_t flags;
+	struct rq *rq = task_rq_lock(p, &flags);
+	p->reset_on_fork = reset_on_fork;
+	task_rq_unlock(rq, flags);
 	sched_task_put(p);
 	return 0;
 }
 
 /* What the calls below read, read under the lock it is written under. */
 struct settings {
-	int policy, rt_priority, nice;
+	int policy, rt_priority, nice;    /* policy with SCHED_RESET_ON_FORK, if set */
 	cpumask_t cpus_allowed;
 };
 
@@ -48,7 +54,8 @@ static int read_settings(int pid, struct settings *out)
 		return -ESRCH;
 	uint64_t flags;
 	struct rq *rq = task_rq_lock(p, &flags);
-	*out = (struct settings){ p->policy, p->rt_priority, p->nice, p->cpus_allowed };
+	*out = (struct settings){ p->policy | (p->reset_on_fork ? SCHED_RESET_ON_FORK : 0), p->rt_priority, p->nice,
+				  p->cpus_allowed };
 	task_rq_unlock(rq, flags);
 	sched_task_put(p);
 	return 0;
@@ -59,6 +66,20 @@ int sched_getscheduler(int pid)
 	struct settings s;
 	int err = read_settings(pid, &s);
 	return err ? err : s.policy;
+}
+
+int sched_rr_get_interval(int pid, uint64_t *ns)
+{
+	struct task *p = find_task(pid);
+	if (!p)
+		return -ESRCH;
+	uint64_t flags;
+	struct rq *rq = task_rq_lock(p, &flags);
+	const struct sched_class *class = p->sched_class;
+	*ns = class->get_rr_interval ? class->get_rr_interval(rq, p) : 0;
+	task_rq_unlock(rq, flags);
+	sched_task_put(p);
+	return 0;
 }
 
 int sched_getparam(int pid, struct sched_param *param)

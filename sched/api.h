@@ -46,6 +46,10 @@ struct sched_param {
 #define MIN_NICE (-20)
 #define MAX_NICE 19
 
+/* A flag to the policy, as Linux's: the task's children start as
+ * SCHED_NORMAL (if it is RT) at nice 0 or above (kernel/fork.c). */
+#define SCHED_RESET_ON_FORK 0x40000000
+
 int sched_setscheduler(int pid, int policy, const struct sched_param *param);
 int sched_getscheduler(int pid);
 int sched_getparam(int pid, struct sched_param *param);
@@ -57,3 +61,5 @@ int sched_getaffinity(int pid, cpumask_t *mask);
 int sched_yield(void);
 int sched_get_priority_max(int policy);
 int sched_get_priority_min(int policy);
+/* What sched_rr_get_interval() tells: p's time slice in its class (0: none). */
+int sched_rr_get_interval(int pid, uint64_t *ns);

@@ -409,6 +409,15 @@ uint64_t fair_key(const struct rq *rq, const struct task *p)
 	return w < 0 ? rq->cfs.fair_clock + size : rq->cfs.fair_clock - size;
 }
 
+/* A fair task has no slice: it runs until it is about the granularity
+ * ahead of the leftmost, which is the nearest thing to tell. */
+static uint64_t get_rr_interval_fair(struct rq *rq, struct task *p)
+{
+	(void)rq;
+	(void)p;
+	return (uint64_t)sysctl_read(&sched_granularity_ns);
+}
+
 const struct sched_class fair_sched_class = {
 	.next               = &idle_sched_class,
 	.name               = "fair",
@@ -426,4 +435,5 @@ const struct sched_class fair_sched_class = {
 	.set_curr_task      = set_curr_task_fair,
 	.rq_tick            = NULL,
 	.init_rq            = init_rq_fair,
+	.get_rr_interval    = get_rr_interval_fair,
 };

@@ -55,4 +55,5 @@ const struct sched_class idle_sched_class = {
 	.set_curr_task      = set_curr_task_idle,
 	.rq_tick            = NULL,
 	.init_rq            = NULL,
+	.get_rr_interval    = NULL,
 };

@@ -243,6 +243,12 @@ static void init_rq_rt(struct rq *rq)
 		list_init(&rq->rt.queue[prio]);
 }
 
+static uint64_t get_rr_interval_rt(struct rq *rq, struct task *p)
+{
+	(void)rq;
+	return p->policy == SCHED_RR ? rr_timeslice_ns() : 0;
+}
+
 const struct sched_class rt_sched_class = {
 	.next               = &fair_sched_class,
 	.name               = "rt",
@@ -259,5 +265,6 @@ const struct sched_class rt_sched_class = {
 	.load_balance_next  = load_balance_next_rt,
 	.set_curr_task      = set_curr_task_rt,
 	.rq_tick            = rq_tick_rt,
+	.get_rr_interval    = get_rr_interval_rt,
 	.init_rq            = init_rq_rt,
 };

@@ -135,6 +135,13 @@ struct sched_class {
 	 * anyone can use it: no lock). NULL if the class keeps nothing there.
 	 */
 	void (*init_rq)(struct rq *rq);
+
+	/*
+	 * Added to the seed's list, for sched_rr_get_interval(): how long p
+	 * runs before the class would let another of its tasks run (an RR
+	 * slice, the fair class's granularity); 0 for none (FIFO). NULL: 0.
+	 */
+	uint64_t (*get_rr_interval)(struct rq *rq, struct task *p);
 };
 
 extern const struct sched_class rt_sched_class, fair_sched_class, idle_sched_class;

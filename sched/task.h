@@ -101,6 +101,7 @@ struct task {
 	int nice;                         /* -20..19 */
 	int static_prio;                  /* NICE_TO_PRIO(nice) */
 	int rt_priority;                  /* 1..99 for SCHED_FIFO/RR, else 0 */
+	bool reset_on_fork;               /* SCHED_RESET_ON_FORK: its children start unprivileged */
 	int prio;                         /* effective: 99 - rt_priority for RT, else static_prio */
 	cpumask_t cpus_allowed;
 	int cpu;                          /* the runqueue it belongs to: changed holding that runqueue's

@@ -308,6 +308,84 @@ static void groups(void)
 	show("waitid(7, 0, WEXITED)", waitid(7, 0, &info, WEXITED));
 }
 
+/* Linux's struct sched_attr (musl has no wrapper). */
+struct sched_attr {
+	uint32_t size, policy;
+	uint64_t flags;
+	int32_t nice;
+	uint32_t priority;
+	uint64_t runtime, deadline, period;
+	uint32_t util_min, util_max;
+};
+
+static void more_scheduling(void)
+{
+	struct sched_param p = { .sched_priority = 5 };
+	struct timespec ts;
+	show("sched_setscheduler(0, RR, 5)", setscheduler(0, SCHED_RR, &p));
+	show("sched_rr_get_interval(0)", sched_rr_get_interval(0, &ts));
+	printf("proc: an RR slice = %ld ms\n", ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
+	show("sched_setscheduler(0, FIFO | RESET_ON_FORK, 5)", setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &p));
+	show("sched_getscheduler(0)", getscheduler(0));
+	show("sched_rr_get_interval(0), FIFO", sched_rr_get_interval(0, &ts));
+	printf("proc: a FIFO slice = %ld ms\n", ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
+	pid_t pid = fork();
+	if (pid == 0)
+		_exit((int)getscheduler(0));
+	show_status("the child's policy after RESET_ON_FORK", pid);
+	p.sched_priority = 0;
+	show("sched_setscheduler(0, OTHER, 0)", setscheduler(0, SCHED_OTHER, &p));
+	show("sched_rr_get_interval(-1)", sched_rr_get_interval(-1, &ts));
+	show("sched_rr_get_interval(no such pid)", sched_rr_get_interval(1 << 22, &ts));
+
+	struct sched_attr a = { .size = sizeof(a), .policy = SCHED_RR, .priority = 7 };
+	show("sched_setattr(0, RR 7)", syscall(SYS_sched_setattr, 0, &a, 0));
+	memset(&a, 0xff, sizeof(a));
+	show("sched_getattr(0)", syscall(SYS_sched_getattr, 0, &a, sizeof(a), 0));
+	printf("proc: size %u policy %u priority %u nice %d flags %llu\n", a.size, a.policy, a.priority, a.nice,
+	       (unsigned long long)a.flags);
+	a = (struct sched_attr){ .size = sizeof(a), .policy = SCHED_OTHER, .nice = 3 };
+	show("sched_setattr(0, OTHER nice 3)", syscall(SYS_sched_setattr, 0, &a, 0));
+	show("getpriority(PROCESS, 0)", getpriority(PRIO_PROCESS, 0));
+	a = (struct sched_attr){ .size = sizeof(a), .policy = SCHED_OTHER, .nice = 99 };
+	show("sched_setattr(0, OTHER nice 99)", syscall(SYS_sched_setattr, 0, &a, 0));
+	show("getpriority(PROCESS, 0): clamped", getpriority(PRIO_PROCESS, 0));
+	a = (struct sched_attr){ .size = 8, .policy = SCHED_OTHER };
+	show("sched_setattr(size 8)", syscall(SYS_sched_setattr, 0, &a, 0));
+	printf("proc: the size it wrote back = %u\n", a.size);
+	a = (struct sched_attr){ .size = sizeof(a), .policy = SCHED_OTHER, .flags = 0x100 };
+	show("sched_setattr(unknown flag)", syscall(SYS_sched_setattr, 0, &a, 0));
+	a.flags = 0;
+	show("sched_setattr(flags argument 1)", syscall(SYS_sched_setattr, 0, &a, 1));
+	show("sched_setattr(NULL)", syscall(SYS_sched_setattr, 0, NULL, 0));
+	show("sched_getattr(size 8)", syscall(SYS_sched_getattr, 0, &a, 8, 0));
+	show("sched_getattr(no such pid)", syscall(SYS_sched_getattr, 1 << 22, &a, sizeof(a), 0));
+	struct { struct sched_attr a; uint64_t more; } big = { { .size = sizeof(big), .policy = SCHED_OTHER }, 1 };
+	show("sched_setattr(larger, not zero beyond)", syscall(SYS_sched_setattr, 0, &big, 0));
+	big.more = 0;
+	big.a.size = sizeof(big);
+	show("sched_setattr(larger, zero beyond)", syscall(SYS_sched_setattr, 0, &big, 0));
+	setpriority(PRIO_PROCESS, 0, 0);
+
+	/* A process group's nice: a child leads a group of its own and its child. */
+	pid = fork();
+	if (pid == 0) {
+		setpgid(0, 0);
+		pid_t grandchild = fork();
+		if (grandchild == 0) {
+			usleep(100000);
+			_exit(getpriority(PRIO_PROCESS, 0));
+		}
+		show("setpriority(PGRP, 0, 4)", setpriority(PRIO_PGRP, 0, 4));
+		show("getpriority(PGRP, 0)", getpriority(PRIO_PGRP, 0));
+		show_status("the group's other process's nice", grandchild);
+		show("setpriority(PGRP, no such group, 1)", setpriority(PRIO_PGRP, 1 << 22, 1));
+		show("getpriority(USER, uid 12345)", getpriority(PRIO_USER, 12345));
+		_exit(0);
+	}
+	show_status("the group's leader", pid);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && strcmp(argv[1], "exec-child") == 0) {
@@ -319,6 +397,7 @@ int main(int argc, char **argv)
 	processes(argv[0]);
 	clocks();
 	scheduling();
+	more_scheduling();
 	identity_and_limits();
 	groups();
 	printf("proc: done\n");

@@ -238,6 +238,74 @@ static void stacks(void)
 	    !(handler_stack >= (uintptr_t)alt && handler_stack < (uintptr_t)alt + sizeof(alt)));
 }
 
+/* How a waited-for child is now, stopped and continued included. */
+static void show_wait(const char *what, pid_t pid, int options)
+{
+	int status;
+	pid_t got = waitpid(pid, &status, options);
+	if (got != pid)
+		show(what, got);
+	else if (WIFSTOPPED(status))
+		printf("signal: %s: stopped by signal %d\n", what, WSTOPSIG(status));
+	else if (WIFCONTINUED(status))
+		printf("signal: %s: continued\n", what);
+	else if (WIFEXITED(status))
+		printf("signal: %s: exited %d\n", what, WEXITSTATUS(status));
+	else
+		printf("signal: %s: killed by signal %d\n", what, WTERMSIG(status));
+}
+
+static void job_control(void)
+{
+	struct sigaction sa = { .sa_sigaction = with_info, .sa_flags = SA_SIGINFO | SA_RESTART };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGCHLD, &sa, NULL);
+	caught = 0;
+	pid_t pid = fork();
+	if (pid == 0) {
+		kill(getpid(), SIGSTOP);
+		_exit(4);                 /* once continued */
+	}
+	show_wait("a child sends itself SIGSTOP; waitpid(WUNTRACED)", pid, WUNTRACED);
+	yes("SIGCHLD came, CLD_STOPPED", caught == 1 && last_code == CLD_STOPPED && child_status == SIGSTOP);
+	show_wait("waitpid(WUNTRACED | WNOHANG) again: told once", pid, WUNTRACED | WNOHANG);
+	show("kill(SIGCONT)", kill(pid, SIGCONT));
+	show_wait("waitpid(WCONTINUED)", pid, WCONTINUED);
+	show_wait("waitpid", pid, 0);
+
+	pid = fork();
+	if (pid == 0) {
+		kill(getpid(), SIGTSTP);  /* by default, a stop too */
+		_exit(5);
+	}
+	siginfo_t si = { .si_pid = 0 };
+	show("waitid(P_PID, WSTOPPED)", waitid(P_PID, pid, &si, WSTOPPED));
+	yes("si_code CLD_STOPPED, si_status SIGTSTP", si.si_code == CLD_STOPPED && si.si_status == SIGTSTP);
+	show("kill(SIGKILL) to the stopped child", kill(pid, SIGKILL));
+	show_wait("waitpid", pid, 0);
+
+	/* SIGCONT continues a process even if it ignores the signal. */
+	pid = fork();
+	if (pid == 0) {
+		signal(SIGCONT, SIG_IGN);
+		raise(SIGSTOP);
+		_exit(6);
+	}
+	show_wait("a child that ignores SIGCONT stops", pid, WUNTRACED);
+	kill(pid, SIGCONT);
+	show_wait("and goes on after SIGCONT", pid, 0);
+
+	/* A stop signal with a handler only runs it; SIGSTOP cannot be caught. */
+	on(SIGTSTP, count, 0);
+	caught = 0;
+	raise(SIGTSTP);
+	show("SIGTSTP with a handler: caught", caught);
+	struct sigaction stop = { .sa_handler = count };
+	show("sigaction(SIGSTOP)", sigaction(SIGSTOP, &stop, NULL));
+	signal(SIGTSTP, SIG_DFL);
+	signal(SIGCHLD, SIG_DFL);
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
@@ -245,6 +313,7 @@ int main(void)
 	ends();
 	interruptions();
 	stacks();
+	job_control();
 	printf("signal: done\n");
 	return 0;
 }
