@@ -105,9 +105,13 @@ USER_BINS   := $(patsubst user/bin/%.c,$(BUILD)/user/bin/%,$(wildcard user/bin/*
 # user/tests/: programs that print one line per system-call case, run on
 # leftmost and on the host's Linux, whose outputs must match (/tests/NAME).
 USER_TESTS  := $(patsubst user/tests/%.c,$(BUILD)/user/tests/%,$(wildcard user/tests/*.c))
+# user/bench/: a cost of the kernel's each (a system call, a pipe round trip,
+# a fork, a thread), one RESULT line, the same binary on leftmost and on
+# Linux (make bench; docs/userspace.md), as /bench/NAME.
+USER_BENCH  := $(patsubst user/bench/%.c,$(BUILD)/user/bench/%,$(wildcard user/bench/*.c))
 INITRD      := $(BUILD)/initrd.cpio
 
-$(BUILD)/user/%: user/%.c user/tests/cases.h Makefile
+$(BUILD)/user/%: user/%.c user/tests/cases.h user/bench/bench.h Makefile
 	@mkdir -p $(dir $@)
 	$(call msg,MUSL,$<)
 	$(Q)$(MUSL_CC) $(USER_CFLAGS) -static -o $@ $<
@@ -146,10 +150,11 @@ $(PROGS_LIST): FORCE
 	@mkdir -p $(dir $@)
 	@echo '$(abspath $(PROGS))' | cmp -s - $@ 2>/dev/null || echo '$(abspath $(PROGS))' > $@
 
-$(INITRD): $(USER_BINS) $(USER_TESTS) $(PEER_BINS) $(PROGS) $(PROGS_LIST) tools/mkcpio.py
+$(INITRD): $(USER_BINS) $(USER_TESTS) $(USER_BENCH) $(PEER_BINS) $(PROGS) $(PROGS_LIST) tools/mkcpio.py
 	$(call msg,CPIO,$@)
 	$(Q)$(PYTHON) tools/mkcpio.py $@ $(foreach b,$(USER_BINS),bin/$(notdir $(b))=$(b)) \
-		$(foreach b,$(USER_TESTS),tests/$(notdir $(b))=$(b)) $(foreach b,$(PEER_BINS),peer/$(notdir $(b))=$(b)) \
+		$(foreach b,$(USER_TESTS),tests/$(notdir $(b))=$(b)) $(foreach b,$(USER_BENCH),bench/$(notdir $(b))=$(b)) \
+		$(foreach b,$(PEER_BINS),peer/$(notdir $(b))=$(b)) \
 		$(foreach b,$(PROGS),bin/$(notdir $(b))=$(abspath $(b)))
 
 # The ISO carries the command line in its GRUB menu, and the initrd next to
@@ -227,19 +232,22 @@ test-matrix: deps $(ELF) $(INITRD)
 	@$(PYTHON) tools/runtests.py --suite matrix --elf $(ELF)
 
 # The workloads next to Linux's figures: build/bench.md, medians and ranges
-# over RUNS runs (three boots each). Both kernels run tickless (nohz is on
-# by default, as Linux's NO_HZ_IDLE); BENCH_CMDLINE adds boot parameters
-# (`make bench BENCH_CMDLINE=nohz=off` measures the periodic tick).
+# over RUNS runs (three boots each), then the ring-3 programs (user/bench/),
+# the same binaries on leftmost and on Linux, one more boot a run. Both
+# kernels run tickless (nohz is on by default, as Linux's NO_HZ_IDLE);
+# BENCH_CMDLINE adds boot parameters (`make bench BENCH_CMDLINE=nohz=off`
+# measures the periodic tick).
 # EMU=bochs: build/bench-exact.md instead, one run in Bochs at 2 CPUs, every
 # figure in virtual time next to its ideal (docs/emulators.md).
 RUNS          ?= 3
 BENCH_CMDLINE ?=
-bench: deps $(ELF)
+bench: deps $(ELF) $(INITRD)
 ifeq ($(EMU),bochs)
 	@tools/deps.sh bochs
 	@$(PYTHON) tools/bench.py --emu bochs --elf $(ELF) --cmdline '$(BENCH_CMDLINE)'
 else
 	@$(PYTHON) tools/bench.py --elf $(ELF) --runs $(RUNS) --cmdline '$(BENCH_CMDLINE)'
+	@$(PYTHON) tools/bench_ring3.py --elf $(ELF) --runs $(RUNS) --cmdline '$(BENCH_CMDLINE)'
 endif
 
 # make soak MINUTES=N: ktest=stress churns tasks for N minutes (1..60) at

@@ -25,6 +25,10 @@ A-D and the published range).
 cache/linux-results.txt). With --log and no --linux-log, nothing boots and
 Linux's figures are the reference ones.
 
+make bench then runs tools/bench_ring3.py: the ring-3 programs of
+user/bench/, the same binaries on leftmost and on Linux, in a section of
+DIR/bench.md of their own.
+
 --emu bochs (make bench EMU=bochs): the scheduling-quality figures measured
 exactly, in Bochs's virtual time at 2 CPUs, each next to its ideal, its
 error and the goal, in DIR/bench-exact.md; the boots are logged in
@@ -329,19 +333,18 @@ def exact_table(found):
     return "\n".join(lines) + "\n", verdicts.count("yes"), len(verdicts)
 
 
-def boot(elf, runs, cmdline, outdir, emu="qemu"):
-    """Boot the lists (BOOTS, or EXACT_BOOTS in Bochs) runs times (cmdline:
-    boot parameters added to each); returns the run logs."""
-    boots, name = (EXACT_BOOTS, "bench-exact") if emu == "bochs" else (BOOTS, "bench")
+def boot(elf, runs, cmdlines, outdir, name, emu="qemu"):
+    """Boot each command line of cmdlines once per run, in Bochs or QEMU;
+    run R's boots are logged one after the other in outdir/NAME.log.R.
+    Returns the run logs."""
     # Bochs: 2 CPUs, as many as the host has cores, so that a run takes minutes.
     emulator = ["bochs.py", "--smp", "2", "--timeout", "3600"] if emu == "bochs" else \
         ["qemu.py", "--smp", "4", "--timeout", "900"]
     isos = []
-    for n, workloads in enumerate(boots, 1):
+    for n, cmdline in enumerate(cmdlines, 1):
         iso = os.path.join(outdir, "iso", f"{name}{n}.iso")
         os.makedirs(os.path.dirname(iso), exist_ok=True)
-        subprocess.run([os.path.join(TOOLS, "mkiso.sh"), elf, iso, f"{cmdline} run={workloads}".strip()],
-                       check=True)
+        subprocess.run([os.path.join(TOOLS, "mkiso.sh"), elf, iso, cmdline], check=True)
         isos.append(iso)
     # The logs of an earlier bench with more runs would pass for runs of this one.
     for old in glob.glob(os.path.join(outdir, f"{name}.log.*")):
@@ -350,16 +353,21 @@ def boot(elf, runs, cmdline, outdir, emu="qemu"):
     for run in range(1, runs + 1):
         log = os.path.join(outdir, f"{name}.log.{run}")
         for n, iso in enumerate(isos, 1):
-            print(f"bench: run {run} of {runs}, boot {n} of {len(isos)}: run={boots[n - 1]}", flush=True)
+            print(f"bench: run {run} of {runs}, boot {n} of {len(isos)}: {cmdlines[n - 1]}", flush=True)
             with open(log, "a") as f:
                 status = subprocess.call([sys.executable, os.path.join(TOOLS, emulator[0]), "--iso", iso]
                                          + emulator[1:], stdin=subprocess.DEVNULL, stdout=f)
-                note = f"bench: run {run}, boot {n} ended with status {status} (33: every workload ran)"
+                note = f"bench: run {run}, boot {n} ended with status {status} (33: all of it ran)"
                 f.write(f"\n{note}\n")
             if status != 33:
                 print(f"{note}; see {log}")
         logs.append(log)
     return logs
+
+
+def run_cmdlines(cmdline, lists):
+    """A command line per workload list: the added boot parameters and run=."""
+    return [f"{cmdline} run={workloads}".strip() for workloads in lists]
 
 
 def peer_cache():
@@ -380,12 +388,13 @@ def peer_ready():
             and os.access(os.path.join(cache, "busybox"), os.X_OK))
 
 
-def boot_linux(runs, log):
-    """run-linux-peer.sh --runs N, its output (the RESULT lines) into log."""
-    print(f"bench: Linux 6.1: {PEER}/run-linux-peer.sh --runs {runs}", flush=True)
+def boot_linux(runs, log, extra=()):
+    """run-linux-peer.sh --runs N (and extra options), its output (the
+    RESULT lines) into log."""
+    command = [os.path.join(PEER, "run-linux-peer.sh"), "--runs", str(runs), *extra]
+    print(f"bench: Linux 6.1: {' '.join(command)}", flush=True)
     with open(log, "w") as f:
-        status = subprocess.call([os.path.join(PEER, "run-linux-peer.sh"), "--runs", str(runs)],
-                                 stdin=subprocess.DEVNULL, stdout=f)
+        status = subprocess.call(command, stdin=subprocess.DEVNULL, stdout=f)
     if status:
         print(f"bench: run-linux-peer.sh ended with status {status} (0: every boot ran the whole suite); see {log}")
     return log
@@ -428,7 +437,7 @@ def main(argv=None):
         return exact_main(a, outdir)
     out = a.out or os.path.join(outdir, "bench.md")
 
-    logs = a.log or boot(a.elf, a.runs, a.cmdline, outdir)
+    logs = a.log or boot(a.elf, a.runs, run_cmdlines(a.cmdline, BOOTS), outdir, "bench")
     ours = figures([results.parse(read(log)) for log in logs])
     linux_log = a.linux_log
     if linux_log is None and not a.log and peer_ready():
@@ -461,7 +470,7 @@ def main(argv=None):
 def exact_main(a, outdir):
     """--emu bochs: one run in Bochs, the figures next to their ideals."""
     out = a.out or os.path.join(outdir, "bench-exact.md")
-    logs = a.log or boot(a.elf, 1, a.cmdline, outdir, emu="bochs")
+    logs = a.log or boot(a.elf, 1, run_cmdlines(a.cmdline, EXACT_BOOTS), outdir, "bench-exact", emu="bochs")
     found = results.parse("".join(read(log) for log in logs))
     text, met_goals, goals = exact_table(found)
     params = "see the log (boot: command line)" if a.log else a.cmdline or "none"

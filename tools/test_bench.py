@@ -12,6 +12,7 @@ import unittest.mock
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench  # noqa: E402
+import bench_ring3  # noqa: E402
 import results  # noqa: E402
 
 
@@ -211,6 +212,121 @@ class Main(unittest.TestCase):
         md, out = self.run_bench([pingpong(12000)], linux=pingpong(66000, prefix=False))
         self.assertIn("best 66043, 66.0-67.6 us (reference)", md)
         self.assertIn("no '# run' section", out)
+
+
+# The ring-3 programs (tools/bench_ring3.py): leftmost's lines come from the
+# console, Linux's from the peer's output.
+def ring3_run(null=480, pipe1=95000, pipe2=67000, fork=1000000, thread=None, prefix=False):
+    text = (result("nullcall", prefix, iterations=1000000, ns_per_op=null, cpus=1)
+            + result("clockcall", prefix, iterations=1000000, ns_per_op=500.5, cpus=1)
+            + result("pipepingpong", prefix, iterations=6000, ns_per_op=pipe1, cpus=1, cpu_a=0, cpu_b=0)
+            + result("pipepingpong", prefix, iterations=6000, ns_per_op=pipe2, cpus=2, cpu_a=0, cpu_b=1)
+            + result("forkwait", prefix, iterations=400, ns_per_op=fork, cpus=4))
+    if thread is None:
+        return text + result("threadjoin", prefix, iterations=400, error="EAGAIN")
+    return text + result("threadjoin", prefix, iterations=400, ns_per_op=thread, cpus=4)
+
+
+def ring3_peer_log(*runs):
+    return "".join(f"# run {i}/{len(runs)} kernel=linux-image-6.1.0-57-amd64 accel=tcg smp=4\n"
+                   + result("env", prefix=False, cpus=4) + run for i, run in enumerate(runs, 1))
+
+
+class Ring3(unittest.TestCase):
+    def sides(self, *texts):
+        runs = runs_of(*texts)
+        return {f.id: bench_ring3.side(runs, f) for f in bench_ring3.FIGURES}
+
+    def test_leftmost_and_linux_run_the_same_commands_in_the_same_order(self):
+        cmdline = bench_ring3.init_cmdline("nohz=off")
+        self.assertTrue(cmdline.startswith('nohz=off init="/bin/runlist /bench/nullcall ; /bench/clockcall ; '
+                                           '/bench/pipepingpong cpu_a=0 cpu_b=0 ; '))
+        init = cmdline.split('init="')[1].rstrip('"')
+        ours = [c.strip().replace("/bench/", "") for c in init.replace("/bin/runlist ", "").split(";")]
+        theirs = [line[len("run "):] for line in bench_ring3.suite().splitlines() if line.startswith("run ")]
+        self.assertEqual(ours, theirs)
+        self.assertLessEqual(len(cmdline.split(" ", 1)[1]), 1024)    # one word, CMDLINE_MAX_WORD
+
+    def test_each_figure_is_picked_by_its_arguments(self):
+        s = self.sides(ring3_run(pipe1=90000, pipe2=60000), ring3_run(pipe1=100000, pipe2=70000),
+                       ring3_run(pipe1=95000, pipe2=65000))
+        self.assertEqual(s["pipe_1cpu"].stats, bench.Stats(95000.0, 90000.0, 100000.0, 3, 3))
+        self.assertEqual(s["pipe_2cpu"].stats.median, 65000.0)
+        self.assertEqual(bench_ring3.cell(s["pipe_2cpu"]), "65000, 60000–70000 (3/3)")
+
+    def test_an_error_line_is_not_supported_and_a_missing_line_is_missing(self):
+        s = self.sides(ring3_run(prefix=True), "")
+        self.assertEqual(s["threadjoin"], bench_ring3.Side(bench.Stats(None, None, None, 0, 2), "EAGAIN"))
+        self.assertEqual(bench_ring3.cell(s["threadjoin"]), "not supported (EAGAIN)")
+        self.assertEqual(bench_ring3.cell(s["nullcall"]), "480, 480–480 (1/2)")
+        self.assertEqual(bench_ring3.cell(self.sides("")["nullcall"]), "missing (0/1)")
+        self.assertEqual(bench_ring3.cell(None), "—")
+
+    def test_goals_are_fractions_of_each_linux_median(self):
+        ours = self.sides(ring3_run(null=240, fork=500000))
+        linux = self.sides(ring3_run(null=480, fork=1000000, thread=100000))
+        rows = {r[0].id: r for r in bench_ring3.rows(ours, [linux, None])}
+        self.assertEqual(rows["nullcall"][3:], ([0.5, None], ["yes", "-"]))     # 1/2: just met
+        self.assertEqual(rows["forkwait"][3:], ([0.5, None], ["no", "-"]))      # 1/4: missed
+        self.assertEqual(rows["threadjoin"][3:], ([None, None], ["no", "-"]))   # not supported: missed
+        self.assertEqual(rows["clockcall"][4], ["-", "-"])                      # reported only
+
+    def test_table_and_result_lines(self):
+        ours = self.sides(ring3_run(null=400))
+        linux = self.sides(ring3_run(null=1000, thread=200000))
+        rows = bench_ring3.rows(ours, [linux, linux])
+        text = bench_ring3.table(rows)
+        self.assertEqual(text.count("\n"), len(bench_ring3.FIGURES) + 2)
+        self.assertIn("| null system call, getpid() | 400, 400–400 (1/1) | 1000, 1000–1000 (1/1) | "
+                      "1000, 1000–1000 (1/1) | 0.40, 0.40 | <= 0.5 of Linux's | yes, yes |", text)
+        self.assertIn("| thread create + join | not supported (EAGAIN) | 200000, 200000–200000 (1/1) |", text)
+        lines = {r["figure"]: r for r in results.parse("\n".join(bench_ring3.result_lines(rows)))}
+        self.assertEqual(lines["nullcall"], {"name": "bench_ring3", "figure": "nullcall", "median": "400",
+                                             "linux_median": "1000", "linux_nomitig_median": "1000",
+                                             "met": "yes,yes"})
+        self.assertEqual(lines["threadjoin"]["error"], "EAGAIN")
+
+    def test_the_section_replaces_an_older_one_after_benchs_table(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "bench.md")
+            bench_ring3.write_section(out, bench_ring3.HEADING + "\n\nfirst\n")
+            with open(out) as f:
+                self.assertEqual(f.read(), bench_ring3.HEADING + "\n\nfirst\n")
+            with open(out, "w") as f:
+                f.write("# bench\n\n| table |\n")
+            for text in ("second\n", "third\n"):
+                bench_ring3.write_section(out, bench_ring3.HEADING + "\n\n" + text)
+            with open(out) as f:
+                self.assertEqual(f.read(), "# bench\n\n| table |\n\n" + bench_ring3.HEADING + "\n\nthird\n")
+
+    def test_without_the_peer_linux_is_skipped_with_a_reason(self):
+        with tempfile.TemporaryDirectory() as tmp, unittest.mock.patch.object(bench, "PEER", tmp):
+            self.assertIn("run-linux-peer.sh", bench_ring3.linux_missing())
+            open(os.path.join(tmp, "run-linux-peer.sh"), "w").close()
+            self.assertIn("no Linux 6.1 kernel", bench_ring3.linux_missing())
+
+    def test_main_reads_logs(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            paths = {}
+            for name, text in [("run1", ring3_run(null=500, prefix=True)), ("run2", ring3_run(null=300)),
+                               ("linux", ring3_peer_log(ring3_run(null=1000, thread=9), ring3_run(null=1200)))]:
+                paths[name] = os.path.join(tmp, name)
+                with open(paths[name], "w") as f:
+                    f.write(text)
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                bench_ring3.main(["--out", os.path.join(tmp, "bench.md"), "--log", paths["run1"],
+                                  "--log", paths["run2"], "--linux-log", paths["linux"]])
+            with open(os.path.join(tmp, "bench.md")) as f:
+                md = f.read()
+        self.assertTrue(md.startswith(bench_ring3.HEADING))
+        self.assertIn("Linux 6.1: 2 run(s)", md)
+        self.assertIn("Linux 6.1 mitigations=off: not measured: no log given", md)
+        self.assertIn("| null system call, getpid() | 400, 300–500 (2/2) | 1100, 1000–1200 (2/2) | — | "
+                      "0.36, — | <= 0.5 of Linux's | yes, - |", md)
+        self.assertIn("| thread create + join | not supported (EAGAIN) | 9, 9–9 (1/2) |", md)
+        self.assertIn("RESULT name=bench_ring3 figure=nullcall median=400 linux_median=1100 met=yes,-",
+                      out.getvalue())
 
 
 if __name__ == "__main__":
