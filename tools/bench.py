@@ -333,13 +333,13 @@ def exact_table(found):
     return "\n".join(lines) + "\n", verdicts.count("yes"), len(verdicts)
 
 
-def boot(elf, runs, cmdlines, outdir, name, emu="qemu"):
-    """Boot each command line of cmdlines once per run, in Bochs or QEMU;
-    run R's boots are logged one after the other in outdir/NAME.log.R.
-    Returns the run logs."""
+def boot(elf, runs, cmdlines, outdir, name, emu="qemu", qemu_args=()):
+    """Boot each command line of cmdlines once per run, in Bochs or QEMU
+    (with qemu_args added to its command line); run R's boots are logged
+    one after the other in outdir/NAME.log.R. Returns the run logs."""
     # Bochs: 2 CPUs, as many as the host has cores, so that a run takes minutes.
     emulator = ["bochs.py", "--smp", "2", "--timeout", "3600"] if emu == "bochs" else \
-        ["qemu.py", "--smp", "4", "--timeout", "900"]
+        ["qemu.py", "--smp", "4", "--timeout", "900", *(["--", *qemu_args] if qemu_args else [])]
     isos = []
     for n, cmdline in enumerate(cmdlines, 1):
         iso = os.path.join(outdir, "iso", f"{name}{n}.iso")
@@ -388,13 +388,15 @@ def peer_ready():
             and os.access(os.path.join(cache, "busybox"), os.X_OK))
 
 
-def boot_linux(runs, log, extra=()):
-    """run-linux-peer.sh --runs N (and extra options), its output (the
-    RESULT lines) into log."""
+def boot_linux(runs, log, extra=(), qemu_args=()):
+    """run-linux-peer.sh --runs N (and extra options; qemu_args to its QEMU,
+    through QEMU_EXTRA), its output (the RESULT lines) into log."""
     command = [os.path.join(PEER, "run-linux-peer.sh"), "--runs", str(runs), *extra]
-    print(f"bench: Linux 6.1: {' '.join(command)}", flush=True)
+    env = dict(os.environ, QEMU_EXTRA=" ".join(qemu_args)) if qemu_args else None
+    print(f"bench: Linux 6.1: {'QEMU_EXTRA=' + repr(' '.join(qemu_args)) + ' ' if qemu_args else ''}"
+          f"{' '.join(command)}", flush=True)
     with open(log, "w") as f:
-        status = subprocess.call(command, stdin=subprocess.DEVNULL, stdout=f)
+        status = subprocess.call(command, stdin=subprocess.DEVNULL, stdout=f, env=env)
     if status:
         print(f"bench: run-linux-peer.sh ended with status {status} (0: every boot ran the whole suite); see {log}")
     return log
