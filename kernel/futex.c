@@ -73,6 +73,7 @@ static struct futex_wait *wait_of(struct task *p)
 /* Under b's lock: is waiter p, in b, waiting for this key and bits? */
 static bool waits_for(struct task *p, const struct futex_key *key, uint32_t bitset)
 {
+	assert_held(&wait_of(p)->bucket->lock);
 	const struct futex_wait *w = wait_of(p);
 	return same_key(&w->key, key) && (w->bitset & bitset);
 }
@@ -80,6 +81,7 @@ static bool waits_for(struct task *p, const struct futex_key *key, uint32_t bits
 /* Under its bucket's lock: p's wait is over, woken by a wake. */
 static void wake_waiter(struct task *p)
 {
+	assert_held(&wait_of(p)->bucket->lock);
 	list_remove(&p->wait_node);
 	wait_of(p)->woken = true;
 	wake_up_process(p);

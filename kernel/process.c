@@ -193,6 +193,7 @@ static struct selection select_by_pid(int pid)
 /* Under the tree lock. */
 static bool selected(const struct process *proc, struct selection sel)
 {
+	assert_held(&tree.lock);
 	return sel.which == ANY || (sel.which == ONE_PID ? proc->pid : proc->pgid) == sel.id;
 }
 
@@ -236,8 +237,10 @@ struct child_wait {
  * told, its wait status (taken, unless WNOWAIT); else 0. */
 static int take_report(struct process *c, const struct child_wait *w)
 {
+	assert_held(&tree.lock);
 	struct signals *s = &c->signals;
-	spin_lock(&s->lock);              /* interrupts are off already */
+	assert_irqs_off();
+	spin_lock(&s->lock);
 	int status = s->wait_report;
 	bool wanted = status && (w->options & (wait_status_is_stop(status) ? WSTOPPED : WCONTINUED));
 	if (wanted && !(w->options & WNOWAIT))
@@ -251,6 +254,7 @@ static int take_report(struct process *c, const struct child_wait *w)
  * 0 while a wanted child still runs, -ECHILD if none. */
 static int reap_ended_child(void *arg)
 {
+	assert_held(&tree.lock);
 	struct child_wait *w = arg;
 	struct list_node *n, *tmp;
 	bool any = false;
@@ -334,6 +338,7 @@ struct cputime process_children_cpu_time(void)
 /* Under the tree lock: the process with this pid, not yet waited for, or NULL. */
 static struct process *find_process(int pid)
 {
+	assert_held(&tree.lock);
 	struct list_node *n;
 	list_for_each(n, &all_processes) {
 		struct process *proc = list_entry(n, struct process, all);
@@ -504,10 +509,12 @@ int process_parent_pid(void)
  * waiting parent is woken. */
 static void tell_parent_stop_or_continue(struct process *proc, int sig)
 {
+	assert_held(&tree.lock);
 	if (!proc->parent)
 		return;
 	struct signals *s = &proc->parent->signals;
-	spin_lock(&s->lock);              /* interrupts are off already */
+	assert_irqs_off();
+	spin_lock(&s->lock);
 	bool quiet = s->action[SIGCHLD - 1].flags & SA_NOCLDSTOP;
 	spin_unlock(&s->lock);
 	struct sig_info info = { .signo = SIGCHLD, .code = sig == SIGCONT ? CLD_CONTINUED : CLD_STOPPED,
@@ -530,6 +537,7 @@ void process_stop(int sig)
  * signal itself (POSIX). */
 static void continue_if_sigcont(struct process *proc, int signal)
 {
+	assert_held(&tree.lock);
 	if (signal == SIGCONT && signal_continue(proc))
 		tell_parent_stop_or_continue(proc, SIGCONT);
 }
@@ -571,7 +579,8 @@ int process_nice(bool all, int pgid, bool set, int nice, int *lowest)
 		struct process *proc = list_entry(n, struct process, all);
 		if (proc->exited || (!all && proc->pgid != (pgid ? pgid : me->pgid)))
 			continue;
-		spin_lock(&proc->signals.lock);   /* interrupts are off already */
+		assert_irqs_off();
+		spin_lock(&proc->signals.lock);
 		list_for_each(m, &proc->threads) {
 			int pid = list_entry(m, struct thread, node)->task->pid, now;
 			if (set)
@@ -598,7 +607,8 @@ int process_kill_thread(int tgid, int tid, int signal)
 		struct process *proc = list_entry(n, struct process, all);
 		if (proc->exited || (tgid && proc->pid != tgid))
 			continue;
-		spin_lock(&proc->signals.lock);   /* interrupts are off already */
+		assert_irqs_off();
+		spin_lock(&proc->signals.lock);
 		list_for_each(m, &proc->threads) {
 			struct thread *t = list_entry(m, struct thread, node);
 			if (t->task->pid != tid)
@@ -626,6 +636,7 @@ void exit_to_user(struct user_regs *regs)
 /* Under the tree lock: proc's children will have nobody to wait for them. */
 static void orphan_children(struct process *proc)
 {
+	assert_held(&tree.lock);
 	struct list_node *n, *tmp;
 	list_for_each_safe(n, tmp, &proc->children) {
 		struct process *c = list_entry(n, struct process, sibling);
@@ -646,6 +657,7 @@ static void orphan_children(struct process *proc)
  * it does not wait for its children, which go as they end. */
 static bool tell_parent(struct process *proc)
 {
+	assert_held(&tree.lock);
 	struct signals *s = &proc->parent->signals;
 	uint64_t flags = spin_lock_irqsave(&s->lock);
 	const struct k_sigaction *act = &s->action[SIGCHLD - 1];
@@ -724,6 +736,7 @@ static void __attribute__((noreturn)) leave(int status)
 /* Under proc's signal lock: every thread but `keep` is to end. */
 static void kill_other_threads(struct process *proc, struct thread *keep)
 {
+	assert_held(&proc->signals.lock);
 	struct sig_info info = { .signo = SIGKILL, .pid = proc->pid };
 	struct list_node *n;
 	list_for_each(n, &proc->threads) {

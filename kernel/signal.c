@@ -99,14 +99,16 @@ bool signal_wanted(struct process *proc, int sig)
 /* Under the lock: what thread t could take now. */
 static sigset_t deliverable(const struct signals *s, const struct thread *t)
 {
+	assert_held(&s->lock);
 	return (s->shared.pending | t->sent.pending) & ~t->blocked;
 }
 
 /* Under the lock: t has a signal to take. Mark it, and make it look: wake
  * it from an interruptible sleep, or interrupt it if it runs on another
  * CPU (it takes the signal on its way back to ring 3). */
-static void notify_thread(struct thread *t)
+static void notify_thread(struct signals *s, struct thread *t)
 {
+	assert_held(&s->lock);
 	__atomic_store_n(&t->task->sigpending, true, __ATOMIC_RELAXED);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);   /* against the sleeper: sched/wait.h */
 	if (!wake_up_process(t->task))
@@ -117,6 +119,7 @@ static void notify_thread(struct thread *t)
  * pending? Only the thread clears its mark: a sender only ever sets it. */
 static void recalc_sigpending(struct task *me, const struct signals *s)
 {
+	assert_held(&s->lock);
 	__atomic_store_n(&me->sigpending, deliverable(s, me->thread) || __atomic_load_n(&s->stopped, __ATOMIC_RELAXED),
 			 __ATOMIC_RELAXED);
 }
@@ -124,6 +127,7 @@ static void recalc_sigpending(struct task *me, const struct signals *s)
 /* Under the lock: the signals in set are pending nowhere in proc any more. */
 static void drop_everywhere(struct process *proc, sigset_t set)
 {
+	assert_held(&proc->signals.lock);
 	proc->signals.shared.pending &= ~set;
 	struct list_node *n;
 	list_for_each(n, &proc->threads)
@@ -133,6 +137,7 @@ static void drop_everywhere(struct process *proc, sigset_t set)
 /* Under the lock: queue info on q, unless it is ignored; true if queued. */
 static bool queue_signal(struct signals *s, struct sigqueue *q, const struct sig_info *info)
 {
+	assert_held(&s->lock);
 	int sig = info->signo;
 	if (signal_stops_by_default(sig))
 		drop_everywhere(container_of(s, struct process, signals), sigmask_of(SIGCONT));   /* POSIX */
@@ -155,7 +160,7 @@ void signal_send(struct process *proc, const struct sig_info *info)
 		list_for_each(n, &proc->threads) {
 			struct thread *t = list_entry(n, struct thread, node);
 			if (!(t->blocked & sigmask_of(info->signo))) {
-				notify_thread(t);
+				notify_thread(s, t);
 				break;
 			}
 		}
@@ -168,7 +173,7 @@ void signal_send_thread_locked(struct process *proc, struct thread *t, const str
 	struct signals *s = &proc->signals;
 	assert_held(&s->lock);
 	if (queue_signal(s, &t->sent, info) && !(t->blocked & sigmask_of(info->signo)))
-		notify_thread(t);
+		notify_thread(s, t);
 }
 
 bool signal_stop(struct process *proc, int sig)
@@ -181,7 +186,7 @@ bool signal_stop(struct process *proc, int sig)
 		s->wait_report = (sig << 8) | 0x7f;      /* Linux's "stopped by sig" */
 		struct list_node *n;
 		list_for_each(n, &proc->threads)
-			notify_thread(list_entry(n, struct thread, node));   /* all come to a stop */
+			notify_thread(s, list_entry(n, struct thread, node));   /* all come to a stop */
 	}
 	spin_unlock_irqrestore(&s->lock, flags);
 	return stops;
@@ -268,6 +273,7 @@ void signal_restart_syscall(struct user_regs *regs, uint64_t nr)
  * does not block, its own before its process's (0 if none). */
 static int take_signal(struct signals *s, struct thread *t, struct sig_info *info, struct k_sigaction *act)
 {
+	assert_held(&s->lock);
 	sigset_t ready = deliverable(s, t);
 	if (!ready)
 		return 0;

@@ -298,7 +298,7 @@ struct token_game {
 	struct wait_queue wq[2];
 	volatile int turn;
 	volatile uint64_t rounds;
-	uint64_t target;
+	volatile uint64_t target;
 };
 
 struct token_player {
@@ -323,6 +323,13 @@ static void pass_token(void *arg)
 	wake_up_one(&game->wq[!me]);
 }
 
+/*
+ * The game lasts 100,000 rounds or 4 seconds, whichever comes first: on a
+ * loaded 2-core host each cross-CPU wake-up can wait a millisecond for the
+ * host to run the other virtual CPU, and a fixed round count would then run
+ * for minutes. A lost wake-up shows as a whole second without a round, a
+ * thousand times the slowest round trip seen on such a host.
+ */
 KTEST(sched, pingpong_across_cpus_loses_no_wakeup)
 {
 	if (nr_cpus < 2)
@@ -344,24 +351,25 @@ KTEST(sched, pingpong_across_cpus_loses_no_wakeup)
 	for (int i = 0; i < 2; i++)
 		task_start(players[i]);
 
-	/* A lost wake-up shows as no progress: report it instead of hanging. */
 	uint64_t last = 0, stalled_ms = 0;
-	while (game.rounds < game.target && stalled_ms < 5000) {
+	while (game.rounds < game.target && stalled_ms < 1000 && clock_ns() - t0 < 4000 * NS_PER_MS) {
 		sleep_ns(100 * NS_PER_MS);
 		stalled_ms = game.rounds == last ? stalled_ms + 100 : 0;
 		last = game.rounds;
 	}
-	if (game.rounds < game.target) {
-		pr_info("  # stuck at round %llu of %llu (turn %d)", (unsigned long long)game.rounds,
-			(unsigned long long)game.target, game.turn);
+	if (stalled_ms >= 1000) {
+		pr_info("  # stuck at round %llu (turn %d)", (unsigned long long)game.rounds, game.turn);
 		KASSERT(t, false);
 	}
+	game.target = game.rounds;      /* game over: both players see rounds >= target */
+	for (int i = 0; i < 2; i++)
+		wake_up_one(&game.wq[i]);
 	for (int i = 0; i < 2; i++)
 		task_join(players[i]);
 	uint64_t ns = clock_ns() - t0;
 	pr_info("  # %llu rounds in %llu ms: %llu ns per round trip", (unsigned long long)game.rounds,
 		(unsigned long long)ns / NS_PER_MS, (unsigned long long)(ns / game.rounds));
-	KEXPECT_EQ(t, game.rounds, game.target);
+	KEXPECT(t, game.rounds >= 1000);
 }
 
 static volatile int spawned_ran;
