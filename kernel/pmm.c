@@ -152,6 +152,7 @@ static size_t page_number(const char *who, const void *first, size_t count)
 /* Pages nobody holds any more go back; pmm_lock held. */
 static void give_back(size_t pfn0, size_t count)
 {
+	assert_held(&pmm_lock);
 	for (size_t pfn = pfn0; pfn < pfn0 + count; pfn++)
 		mark_free(pfn);
 	free_pages += count;

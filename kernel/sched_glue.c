@@ -41,6 +41,7 @@ struct task *sched_current(void)
  * program's may be freed meanwhile. */
 static void switch_user_state(struct task *prev, struct task *next)
 {
+	assert_irqs_off();
 	bool from_user = prev && prev->process;
 	if (from_user)
 		fpu_save(prev->fpu);

@@ -320,6 +320,7 @@ static int enter_handler(struct user_regs *regs, struct thread *t, int sig, cons
 
 void signal_deliver(struct user_regs *regs)
 {
+	assert_irqs_off();
 	struct task *me = sched_current();
 	struct thread *t = me->thread;
 	struct signals *s = &me->process->signals;
