@@ -127,8 +127,7 @@ static struct mm_region *region_of(struct list_node *n)
 	return list_entry(n, struct mm_region, node);
 }
 
-/* The region holding addr, or NULL. */
-static struct mm_region *region_at(struct mm *mm, uint64_t addr)
+struct mm_region *mm_region_at(struct mm *mm, uint64_t addr)
 {
 	struct list_node *n;
 	list_for_each(n, &mm->regions) {
@@ -270,7 +269,7 @@ int mm_map(struct mm *mm, uint64_t addr, size_t len, int prot, int flags)
  * any: false when out of memory. */
 static bool split_at(struct mm *mm, uint64_t addr)
 {
-	struct mm_region *r = region_at(mm, addr);
+	struct mm_region *r = mm_region_at(mm, addr);
 	if (!r || r->start == addr)
 		return true;
 	struct mm_region *upper = kmalloc(sizeof(*upper));
@@ -281,6 +280,29 @@ static bool split_at(struct mm *mm, uint64_t addr)
 	r->end = addr;
 	list_insert_between(&upper->node, &r->node, r->node.next);
 	return true;
+}
+
+/* Regions that meet and are mapped alike become one, as Linux merges its
+ * VMAs: a range that mprotect() split and then gave back its old
+ * protection, or that mremap() grew, is one mapping again (mremap() moves
+ * only ranges within one). */
+static void merge_neighbours(struct mm *mm, struct mm_region *r)
+{
+	struct mm_region *before = r->node.prev == &mm->regions ? NULL : region_of(r->node.prev);
+	if (before && before->end == r->start && before->prot == r->prot && before->flags == r->flags) {
+		before->end = r->end;
+		list_remove(&r->node);
+		kfree(r);
+		r = before;
+	}
+	for (;;) {
+		struct mm_region *after = r->node.next == &mm->regions ? NULL : region_of(r->node.next);
+		if (!after || r->end != after->start || r->prot != after->prot || r->flags != after->flags)
+			return;
+		r->end = after->end;
+		list_remove(&after->node);
+		kfree(after);
+	}
 }
 
 /* Is [addr, addr + len) page-aligned and inside the user half? Below
@@ -311,10 +333,9 @@ int mm_unmap(struct mm *mm, uint64_t addr, size_t len)
 	return 0;
 }
 
-/* Is all of [start, end) mapped? */
-static bool range_mapped(struct mm *mm, uint64_t start, uint64_t end)
+bool mm_range_mapped(struct mm *mm, uint64_t addr, size_t len)
 {
-	uint64_t covered = start;             /* mapped up to here */
+	uint64_t covered = addr, end = addr + len;   /* mapped up to covered */
 	struct list_node *n;
 	list_for_each(n, &mm->regions) {
 		struct mm_region *r = region_of(n);
@@ -336,11 +357,11 @@ int mm_protect(struct mm *mm, uint64_t addr, size_t len, int prot)
 	if (len == 0)
 		return 0;
 	uint64_t end = PAGE_ALIGN_UP(addr + len);
-	if (!range_mapped(mm, addr, end))
+	if (!mm_range_mapped(mm, addr, end - addr))
 		return -ENOMEM;
 	if (!split_at(mm, addr) || !split_at(mm, end))
 		return -ENOMEM;
-	for (struct mm_region *r = region_at(mm, addr); r && r->start < end; r = region_at(mm, r->end)) {
+	for (struct mm_region *r = mm_region_at(mm, addr); r && r->start < end; r = mm_region_at(mm, r->end)) {
 		r->prot = prot;
 		for (uint64_t va = r->start; va < r->end; va += PAGE_SIZE) {
 			uint64_t *pte = mapped_pte(mm, va);
@@ -348,7 +369,72 @@ int mm_protect(struct mm *mm, uint64_t addr, size_t len, int prot)
 		}
 	}
 	shoot_down(mm, addr, end);
+	merge_neighbours(mm, mm_region_at(mm, addr));
 	return 0;
+}
+
+/* Carry the pages of [from, from + len), all in one region, to the free
+ * [to, to + len): the entries move, the pages stay what they are. */
+int mm_move(struct mm *mm, uint64_t from, size_t len, uint64_t to)
+{
+	struct mm_region *r = mm_region_at(mm, from);
+	if (!r || r->end - from < len || !aligned_user_range(to, len) || !mm_range_free(mm, to, len))
+		return -EINVAL;
+	/* Everything that can fail comes first: the tables at the destination,
+	 * then the region's own split. */
+	for (uint64_t off = 0; off < len; off += PAGE_SIZE)
+		if (!paging_walk(mm->pml4, to + off, PAGE_TABLE_LEVEL, page_alloc))
+			return -ENOMEM;
+	if (!split_at(mm, from) || !split_at(mm, from + len))
+		return -ENOMEM;
+	for (uint64_t off = 0; off < len; off += PAGE_SIZE) {
+		uint64_t *source = mapped_pte(mm, from + off);
+		*paging_walk(mm->pml4, to + off, PAGE_TABLE_LEVEL, NULL) = *source;
+		*source = 0;
+	}
+	shoot_down(mm, from, from + len);
+	r = mm_region_at(mm, from);
+	list_remove(&r->node);
+	r->start = to;
+	r->end = to + len;
+	struct list_node *next = insertion_point(mm, r->start, r->end);
+	list_insert_between(&r->node, next->prev, next);
+	merge_neighbours(mm, r);
+	return 0;
+}
+
+/* The page at va of a private region reads as zeros from now on: cleared
+ * in place if mm alone holds it, else replaced by a zeroed page of its own
+ * (a fork's child keeps what it saw). False when out of memory. */
+static bool zero_private_page(struct mm *mm, uint64_t va, int prot)
+{
+	uint64_t *pte = mapped_pte(mm, va);
+	void *page = entry_page(*pte);
+	if (page_ref_count(page) == 1) {
+		memset(page, 0, PAGE_SIZE);
+		*pte = make_pte(*pte & PTE_ADDR_MASK, prot, false);
+		return true;
+	}
+	void *fresh = page_alloc();
+	if (!fresh)
+		return false;
+	*pte = make_pte(virt_to_phys(fresh), prot, false);
+	shoot_down(mm, va, va + PAGE_SIZE);
+	page_put(page);
+	return true;
+}
+
+int mm_discard(struct mm *mm, uint64_t addr, size_t len)
+{
+	if (!aligned_user_range(addr, len))
+		return -EINVAL;
+	uint64_t end = PAGE_ALIGN_UP(addr + len);
+	for (uint64_t va = addr; va < end; va += PAGE_SIZE) {
+		struct mm_region *r = mm_region_at(mm, va);
+		if (r && !(r->flags & MM_SHARED) && !zero_private_page(mm, va, r->prot))
+			return -ENOMEM;
+	}
+	return mm_range_mapped(mm, addr, end - addr) ? 0 : -ENOMEM;
 }
 
 /* Share one region's pages with child, which has the region too:
@@ -433,7 +519,7 @@ int mm_write(struct mm *mm, uint64_t addr, const void *src, size_t len)
 {
 	const uint8_t *from = src;
 	while (len > 0) {
-		struct mm_region *r = region_at(mm, addr);
+		struct mm_region *r = mm_region_at(mm, addr);
 		if (!r)
 			return -EFAULT;
 		uint64_t va = PAGE_ALIGN_DOWN(addr), *pte = mapped_pte(mm, va);
@@ -463,7 +549,7 @@ bool mm_fault(struct mm *mm, uint64_t addr, uint64_t error_code)
 		return false;
 	}
 	mutex_lock(&mm->lock);
-	struct mm_region *r = region_at(mm, addr);
+	struct mm_region *r = mm_region_at(mm, addr);
 	bool resolved = false;
 	if (r && (r->prot & PROT_WRITE)) {
 		uint64_t va = PAGE_ALIGN_DOWN(addr), *pte = mapped_pte(mm, va);
@@ -479,7 +565,7 @@ bool mm_fault(struct mm *mm, uint64_t addr, uint64_t error_code)
 int mm_shared_phys(struct mm *mm, uint64_t addr, uint64_t *phys)
 {
 	mutex_lock(&mm->lock);
-	struct mm_region *r = region_at(mm, addr);
+	struct mm_region *r = mm_region_at(mm, addr);
 	int kind = !r ? -EFAULT : (r->flags & MM_SHARED) ? 1 : 0;
 	if (kind > 0)
 		*phys = (*mapped_pte(mm, PAGE_ALIGN_DOWN(addr)) & PTE_ADDR_MASK) + addr % PAGE_SIZE;
@@ -773,6 +859,52 @@ KTEST(mm, protect_splits_regions_and_keeps_copy_on_write)
 	KEXPECT(t, mm_fault(child, 0x402000, WRITE_FAULT));              /* once PROT_NONE in the parent */
 	KEXPECT(t, entry_at(child, 0x402000) & PTE_WRITE);
 	KEXPECT(t, !(entry_at(mm, 0x402000) & PTE_PRESENT));
+	static const uint64_t merged[][3] = { { 0x400000, 0x403000, PROT_READ | PROT_WRITE } };
+	expect_regions(t, child, merged, ARRAY_SIZE(merged));           /* alike again: one region */
+	mm_destroy(child);
+	mm_destroy(mm);
+	KEXPECT_EQ(t, pages_in_use(), before);
+}
+
+KTEST(mm, move_carries_pages_and_merges_with_a_neighbour_alike)
+{
+	size_t before = pages_in_use();
+	struct mm *mm = mm_create();
+	KASSERT(t, mm != NULL);
+	KASSERT(t, mm_map_anon(mm, 0x400000, 3 * PAGE_SIZE, PROT_READ | PROT_WRITE) == 0);
+	KASSERT(t, mm_map_anon(mm, 0x500000, PAGE_SIZE, PROT_READ | PROT_WRITE) == 0);
+	KEXPECT_EQ(t, mm_write(mm, 0x401000, "moved", 6), 0);
+	uint64_t page = entry_at(mm, 0x401000) & PTE_ADDR_MASK;
+	KEXPECT_EQ(t, mm_move(mm, 0x401000, PAGE_SIZE, 0x500000), -EINVAL);         /* not free */
+	KEXPECT_EQ(t, mm_move(mm, 0x401000, 3 * PAGE_SIZE, 0x600000), -EINVAL);     /* past the region */
+	KEXPECT_EQ(t, mm_move(mm, 0x401000, PAGE_SIZE, 0x4ff000), 0);
+	KEXPECT_EQ(t, entry_at(mm, 0x4ff000) & PTE_ADDR_MASK, page);                /* the page itself */
+	KEXPECT_EQ(t, entry_at(mm, 0x401000), 0);
+	static const uint64_t after[][3] = {
+		{ 0x400000, 0x401000, PROT_READ | PROT_WRITE }, { 0x402000, 0x403000, PROT_READ | PROT_WRITE },
+		{ 0x4ff000, 0x501000, PROT_READ | PROT_WRITE },
+	};
+	expect_regions(t, mm, after, ARRAY_SIZE(after));
+	mm_destroy(mm);
+	KEXPECT_EQ(t, pages_in_use(), before);
+}
+
+KTEST(mm, discard_zeroes_private_pages_and_spares_a_forked_copy)
+{
+	size_t before = pages_in_use();
+	struct mm *mm = mm_create();
+	KASSERT(t, mm != NULL);
+	KASSERT(t, mm_map_anon(mm, 0x400000, 2 * PAGE_SIZE, PROT_READ | PROT_WRITE) == 0);
+	KEXPECT_EQ(t, mm_write(mm, 0x400000, "kept", 5), 0);
+	KEXPECT_EQ(t, mm_write(mm, 0x401000, "gone", 5), 0);
+	struct mm *child = mm_fork(mm);
+	KASSERT(t, child != NULL);
+	KEXPECT_EQ(t, mm_discard(mm, 0x400000, 2 * PAGE_SIZE), 0);
+	KEXPECT_EQ(t, mm_discard(mm, 0x400000, 3 * PAGE_SIZE), -ENOMEM);             /* a page not mapped */
+	const char *mine = phys_to_virt(entry_at(mm, 0x400000) & PTE_ADDR_MASK);
+	const char *childs = phys_to_virt(entry_at(child, 0x400000) & PTE_ADDR_MASK);
+	KEXPECT_EQ(t, mine[0], 0);
+	KEXPECT(t, memcmp(childs, "kept", 5) == 0);
 	mm_destroy(child);
 	mm_destroy(mm);
 	KEXPECT_EQ(t, pages_in_use(), before);

@@ -33,6 +33,7 @@
 #include "sched/wait.h"
 
 #define USER_STACK_TOP (USER_TOP - PAGE_SIZE)
+#define USER_MAP_END   USER_STACK_TOP     /* no mapping above: Linux's TASK_SIZE */
 #define USER_STACK_MAX (8UL << 20)        /* as Linux's default RLIMIT_STACK */
 #define USER_STACK_GAP (1UL << 20)        /* never mapped: a stack overflow faults (Linux's guard gap) */
 #define USER_HEAP_END  (USER_STACK_TOP - USER_STACK_MAX - USER_STACK_GAP)
@@ -91,6 +92,22 @@ int mm_unmap(struct mm *mm, uint64_t addr, size_t len);
  * or no memory to split). */
 int mm_protect(struct mm *mm, uint64_t addr, size_t len, int prot);
 
+/* mremap()'s move: the pages of [from, from + len), which lie in one
+ * region, go to the free [to, to + len), all page-aligned, with the
+ * region's protection and sharing. 0, -EINVAL, -ENOMEM (nothing moved). */
+int mm_move(struct mm *mm, uint64_t from, size_t len, uint64_t to);
+
+/* madvise(MADV_DONTNEED): the private pages of [addr, addr + len) read as
+ * zeros from now on, as Linux's fresh anonymous pages; shared pages keep
+ * their bytes (they are the other processes' too). 0, -EINVAL
+ * (unaligned), -ENOMEM (some of the range is not mapped; the rest is
+ * done, as on Linux). */
+int mm_discard(struct mm *mm, uint64_t addr, size_t len);
+
+/* The region holding addr, or NULL. */
+struct mm_region *mm_region_at(struct mm *mm, uint64_t addr);
+/* Is all of [addr, addr + len) mapped? */
+bool mm_range_mapped(struct mm *mm, uint64_t addr, size_t len);
 /* Is nothing mapped in [addr, addr + len)? */
 bool mm_range_free(struct mm *mm, uint64_t addr, size_t len);
 /* The highest addr with [addr, addr + len) free and inside [floor, ceiling),

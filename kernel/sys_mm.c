@@ -1,5 +1,5 @@
 /*
- * mmap, mprotect, munmap and brk: the checks and choices of Linux's system
+ * mmap, mprotect, munmap, mremap, madvise and brk: the checks and choices of Linux's system
  * calls; kernel/mm.c does the mapping. Every mapping's pages are allocated
  * and zeroed at once (nothing is paged in on demand yet), so MAP_POPULATE
  * and MAP_NORESERVE are what happens anyway. Files cannot be mapped yet.
@@ -64,14 +64,14 @@ static long mmap_in(struct mm *mm, const uint64_t *arg)
 		return -EINVAL;
 	if (!(flags & MAP_ANONYMOUS))
 		return fd == -1 ? -EBADF : -ENODEV;
-	if (len > USER_TOP)
+	if (len > USER_MAP_END)
 		return -ENOMEM;
 	len = PAGE_ALIGN_UP(len);
 
 	if (fixed) {
 		if (addr < USER_BASE)
 			return -EPERM;            /* Linux's answer below mmap_min_addr */
-		if (addr > USER_TOP - len)
+		if (addr > USER_MAP_END - len)
 			return -ENOMEM;
 		if (!mm_range_free(mm, addr, len)) {
 			if (flags & MAP_FIXED_NOREPLACE)
@@ -122,6 +122,122 @@ long sys_munmap(const uint64_t *arg)
 	return ret;
 }
 
+enum { MREMAP_MAYMOVE = 1, MREMAP_FIXED = 2 };
+
+/* Put the first old_len bytes of the region at addr to `to`, followed by
+ * new pages up to new_len, as the region is mapped. */
+static long move_and_grow(struct mm *mm, uint64_t addr, uint64_t old_len, uint64_t to, uint64_t new_len)
+{
+	const struct mm_region *r = mm_region_at(mm, addr);
+	int err = new_len > old_len ? mm_map(mm, to + old_len, new_len - old_len, r->prot, r->flags) : 0;
+	if (err)
+		return err;
+	if ((err = mm_move(mm, addr, old_len, to)) && new_len > old_len)
+		mm_unmap(mm, to + old_len, new_len - old_len);
+	return err ? err : (long)to;
+}
+
+/*
+ * mremap in mm: shrink in place; grow in place when the region ends where
+ * the old range does and the room after it is free; else, if allowed to,
+ * move to where mmap would put a new mapping (or to new_addr with
+ * MREMAP_FIXED, replacing what is there). The pages themselves move, so
+ * the bytes go along without a copy. Linux's errors: EINVAL for bad
+ * flags, alignment or overlap, EFAULT when the old range is not within one
+ * mapping, ENOMEM when it cannot grow in place and may not move.
+ */
+static long mremap_in(struct mm *mm, const uint64_t *arg)
+{
+	uint64_t addr = arg[0], flags = arg[3], to = arg[4];
+	uint64_t old_len = PAGE_ALIGN_UP(arg[1]), new_len = PAGE_ALIGN_UP(arg[2]);
+	bool fixed = flags & MREMAP_FIXED, may_move = flags & MREMAP_MAYMOVE;
+	/* old_len 0 asks Linux for a second mapping of shared pages (or
+	 * EINVAL for private ones); MREMAP_DONTUNMAP is not offered either. */
+	if ((flags & ~(uint64_t)(MREMAP_MAYMOVE | MREMAP_FIXED)) || addr % PAGE_SIZE || (fixed && !may_move) ||
+	    new_len == 0 || old_len == 0)
+		return -EINVAL;
+	if (fixed) {
+		if (to % PAGE_SIZE || new_len > USER_MAP_END || to > USER_MAP_END - new_len ||
+		    (addr < to + new_len && to < addr + old_len))
+			return -EINVAL;
+		if (to < USER_BASE)
+			return -EPERM;
+	}
+	const struct mm_region *r = mm_region_at(mm, addr);
+	if (!r || r->end - addr < old_len)
+		return -EFAULT;
+	if (new_len <= old_len && !fixed) {
+		int err = new_len < old_len ? mm_unmap(mm, addr + new_len, old_len - new_len) : 0;
+		return err ? err : (long)addr;
+	}
+	if (fixed) {
+		int err = mm_unmap(mm, to, new_len);
+		if (!err && new_len < old_len)
+			err = mm_unmap(mm, addr + new_len, old_len - new_len);
+		return err ? err : move_and_grow(mm, addr, MIN(old_len, new_len), to, new_len);
+	}
+	uint64_t grown_end = addr + new_len;
+	if (r->end == addr + old_len && new_len <= USER_MAP_END - addr &&
+	    mm_range_free(mm, r->end, grown_end - r->end)) {
+		int err = mm_map(mm, r->end, grown_end - r->end, r->prot, r->flags);
+		return err ? err : (long)addr;
+	}
+	if (!may_move || !(to = choose_address(mm, 0, new_len)))
+		return -ENOMEM;
+	return move_and_grow(mm, addr, old_len, to, new_len);
+}
+
+long sys_mremap(const uint64_t *arg)
+{
+	struct mm *mm = lock_my_mm();
+	long ret = mremap_in(mm, arg);
+	mutex_unlock(&mm->lock);
+	return ret;
+}
+
+enum {
+	MADV_NORMAL, MADV_RANDOM, MADV_SEQUENTIAL, MADV_WILLNEED, MADV_DONTNEED,
+	MADV_FREE = 8, MADV_MERGEABLE = 12, MADV_UNMERGEABLE, MADV_HUGEPAGE, MADV_NOHUGEPAGE,
+	MADV_DONTDUMP, MADV_DODUMP, MADV_COLD = 20, MADV_PAGEOUT,
+};
+
+/* MADV_DONTNEED is kept: private pages read as zeros after it, which
+ * programs count on. MADV_FREE may do as much or nothing, and the rest
+ * here change nothing a program can see. Advice that would (MADV_REMOVE,
+ * DONTFORK, WIPEONFORK and their undoing, the memory-failure ones) is
+ * refused rather than ignored. */
+static bool advice_taken(int advice)
+{
+	switch (advice) {
+	case MADV_NORMAL: case MADV_RANDOM: case MADV_SEQUENTIAL: case MADV_WILLNEED:
+	case MADV_DONTNEED: case MADV_FREE: case MADV_MERGEABLE: case MADV_UNMERGEABLE:
+	case MADV_HUGEPAGE: case MADV_NOHUGEPAGE: case MADV_DONTDUMP: case MADV_DODUMP:
+	case MADV_COLD: case MADV_PAGEOUT:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Linux's order of checks: the advice, the alignment, the range's
+ * wrap-around (EINVAL); then an empty range is done; then any of it not
+ * mapped is ENOMEM. */
+long sys_madvise(const uint64_t *arg)
+{
+	uint64_t addr = arg[0], len = PAGE_ALIGN_UP(arg[1]);
+	int advice = (int)arg[2];
+	if (!advice_taken(advice) || addr % PAGE_SIZE || (arg[1] && !len) || addr + len < addr)
+		return -EINVAL;
+	if (len == 0)
+		return 0;
+	if (!user_range_ok(addr, len))
+		return -ENOMEM;
+	struct mm *mm = lock_my_mm();
+	long ret = advice == MADV_DONTNEED ? mm_discard(mm, addr, len) : mm_range_mapped(mm, addr, len) ? 0 : -ENOMEM;
+	mutex_unlock(&mm->lock);
+	return ret;
+}
+
 /* brk's answer is the heap's end, moved or not, never an error. */
 long sys_brk(const uint64_t *arg)
 {
@@ -151,7 +267,8 @@ KTEST(sys_mm, mmap_refuses_as_linux_does)
 	KEXPECT_EQ(t, mmap_anon(mm, 0x400800, PAGE_SIZE, rw, MAP_PRIVATE | MAP_FIXED), -EINVAL);
 	KEXPECT_EQ(t, mmap_anon(mm, 0x400800, PAGE_SIZE, rw, MAP_PRIVATE | MAP_FIXED_NOREPLACE), -EINVAL);
 	KEXPECT_EQ(t, mmap_anon(mm, 0x1000, PAGE_SIZE, rw, MAP_PRIVATE | MAP_FIXED), -EPERM);
-	KEXPECT_EQ(t, mmap_anon(mm, USER_TOP - PAGE_SIZE, 2 * PAGE_SIZE, rw, MAP_PRIVATE | MAP_FIXED), -ENOMEM);
+	KEXPECT_EQ(t, mmap_anon(mm, USER_MAP_END - PAGE_SIZE, 2 * PAGE_SIZE, rw, MAP_PRIVATE | MAP_FIXED), -ENOMEM);
+	KEXPECT_EQ(t, mmap_anon(mm, USER_MAP_END, PAGE_SIZE, rw, MAP_PRIVATE | MAP_FIXED), -ENOMEM);   /* the SYSRET page */
 	KEXPECT_EQ(t, mmap_anon(mm, 0, 1ULL << 60, rw, MAP_PRIVATE), -ENOMEM);
 	const uint64_t odd_offset[6] = { 0, PAGE_SIZE, rw, MAP_PRIVATE | MAP_ANONYMOUS, (uint64_t)-1, 100 };
 	const uint64_t file[6] = { 0, PAGE_SIZE, rw, MAP_PRIVATE, 3, 0 };

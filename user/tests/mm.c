@@ -74,6 +74,7 @@ static void mapping(void)
 	show_map("mmap(FIXED_NOREPLACE over it)", q, PAGE, rw, anon | MAP_FIXED_NOREPLACE);
 	show_map("mmap(FIXED over it)", q, PAGE, rw, anon | MAP_FIXED);
 	show_map("mmap(FIXED, unaligned)", q + 1, PAGE, rw, anon | MAP_FIXED);
+	show_map("mmap(FIXED, the top page below 2^47)", (void *)0x7ffffffff000, PAGE, rw, anon | MAP_FIXED);
 	munmap(q, 2 * PAGE);
 	char *none = show_map("mmap(PROT_NONE)", NULL, PAGE, PROT_NONE, anon);
 	touch_in_child("read a PROT_NONE page", none, 0);
@@ -132,11 +133,86 @@ static void heap(void)
 	yes("20 large mallocs and frees", 1);
 }
 
+/* mremap's result, as show_map: where it went relative to where it was. */
+static char *show_remap(const char *what, char *old, size_t old_len, size_t new_len, int flags, char *to)
+{
+	char *p = mremap(old, old_len, new_len, flags, to);
+	if (p == MAP_FAILED)
+		printf("mm: %s = MAP_FAILED (%s)\n", what, strerror(errno));
+	else
+		printf("mm: %s = %s\n", what, p == old ? "in place" : to && p == to ? "moved where asked" : "moved");
+	return p;
+}
+
+static void remapping(void)
+{
+	const int rw = PROT_READ | PROT_WRITE, anon = MAP_PRIVATE | MAP_ANONYMOUS;
+	/* A 4-page hole, then 2 pages at its start: room to grow in place. */
+	char *hole = show_map("mmap(4 pages to make room)", NULL, 4 * PAGE, rw, anon);
+	show("munmap(all but its first 2 pages)", munmap(hole + 2 * PAGE, 2 * PAGE));
+	memset(hole, 'a', 2 * PAGE);
+	char *p = show_remap("mremap(2 pages to 4, room after)", hole, 2 * PAGE, 4 * PAGE, 0, NULL);
+	yes("the old bytes stay, the new pages are zeros", p[2 * PAGE - 1] == 'a' && p[3 * PAGE] == 0);
+	p = show_remap("mremap(4 pages to 1)", p, 4 * PAGE, PAGE, 0, NULL);
+	touch_in_child("read the page given back", p + PAGE, 0);
+
+	/* A page pinned after it: growing must move. */
+	char *pin = show_map("mmap(the page after it)", p + PAGE, PAGE, rw, anon | MAP_FIXED_NOREPLACE);
+	show_remap("mremap(1 page to 3, no room, may not move)", p, PAGE, 3 * PAGE, 0, NULL);
+	char *moved = show_remap("mremap(1 page to 3, MAYMOVE)", p, PAGE, 3 * PAGE, MREMAP_MAYMOVE, NULL);
+	yes("the bytes moved along", moved[0] == 'a' && moved[PAGE - 1] == 'a' && moved[2 * PAGE] == 0);
+	touch_in_child("read where it was", p, 0);
+	char *to = show_map("mmap(3 pages to move it to)", NULL, 3 * PAGE, rw, anon);
+	memset(to, 'z', 3 * PAGE);
+	char *fixed = show_remap("mremap(3 pages, FIXED over a mapping)", moved, 3 * PAGE, 3 * PAGE,
+				 MREMAP_MAYMOVE | MREMAP_FIXED, to);
+	yes("what was there is replaced", fixed[0] == 'a' && fixed[2 * PAGE] == 0);
+
+	show_remap("mremap(unaligned)", fixed + 1, PAGE, 2 * PAGE, MREMAP_MAYMOVE, NULL);
+	show_remap("mremap(new length 0)", fixed, PAGE, 0, MREMAP_MAYMOVE, NULL);
+	show_remap("mremap(FIXED without MAYMOVE)", fixed, PAGE, PAGE, MREMAP_FIXED, to);
+	show_remap("mremap(flags 0x80)", fixed, PAGE, PAGE, 0x80, NULL);
+	show_remap("mremap(FIXED onto itself)", fixed, 2 * PAGE, 2 * PAGE, MREMAP_MAYMOVE | MREMAP_FIXED, fixed + PAGE);
+	show_remap("mremap(nothing mapped)", p, PAGE, 2 * PAGE, MREMAP_MAYMOVE, NULL);
+	show_remap("mremap(past the mapping's end)", fixed, 4 * PAGE, 5 * PAGE, MREMAP_MAYMOVE, NULL);
+	munmap(fixed, 3 * PAGE);
+	munmap(pin, PAGE);
+}
+
+static void advice(void)
+{
+	const int rw = PROT_READ | PROT_WRITE;
+	char *p = show_map("mmap(2 pages for madvise)", NULL, 2 * PAGE, rw, MAP_PRIVATE | MAP_ANONYMOUS);
+	int *shared = show_map("mmap(a shared page for madvise)", NULL, PAGE, rw, MAP_SHARED | MAP_ANONYMOUS);
+	memset(p, 'q', 2 * PAGE);
+	*shared = 5;
+	pid_t pid = fork();
+	if (pid == 0) {
+		_exit(p[0] == 'q' ? 0 : 1);   /* after the parent's DONTNEED: the child's copy stays */
+	}
+	show("madvise(DONTNEED, first page)", madvise(p, PAGE, MADV_DONTNEED));
+	yes("it reads as zeros, the second page stays", p[0] == 0 && p[PAGE - 1] == 0 && p[PAGE] == 'q');
+	show_status("a child forked before it", pid);
+	show("madvise(DONTNEED, the shared page)", madvise(shared, PAGE, MADV_DONTNEED));
+	printf("mm: the shared page then holds %d\n", *shared);
+	show("madvise(WILLNEED)", madvise(p, 2 * PAGE, MADV_WILLNEED));
+	show("madvise(FREE)", madvise(p, 2 * PAGE, MADV_FREE));
+	show("madvise(length 0)", madvise(p, 0, MADV_DONTNEED));
+	show("madvise(unaligned)", madvise(p + 1, PAGE, MADV_DONTNEED));
+	show("madvise(advice 999)", madvise(p, PAGE, 999));
+	munmap(p + PAGE, PAGE);
+	show("madvise(over a hole)", madvise(p, 2 * PAGE, MADV_NORMAL));
+	munmap(p, PAGE);
+	munmap(shared, PAGE);
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
 	mapping();
 	across_fork();
+	remapping();
+	advice();
 	heap();
 	printf("mm: done\n");
 	return 0;
