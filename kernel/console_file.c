@@ -1,8 +1,8 @@
 /*
- * The console as a file: a terminal, as far as programs can tell. Writes
- * go to the serial console raw (console_write(): no log prefix). There is
- * no keyboard for programs yet (the serial port's input is the debug
- * keys'), so a read finds the end of the input at once.
+ * The console as a file, /dev/console's kind: a terminal, as far as
+ * programs can tell. Writes go to the serial console raw (console_write():
+ * no log prefix). There is no keyboard for programs yet (the serial port's
+ * input is the debug keys'), so a read finds the end of the input at once.
  */
 #include "kernel/console_file.h"
 #include "kernel/file.h"
@@ -96,23 +96,9 @@ static long console_file_ioctl(struct file *f, unsigned cmd, uint64_t arg)
 	}
 }
 
-static int console_file_stat(struct file *f, struct stat *st)
-{
-	(void)f;
-	st->st_mode = S_IFCHR | 0600;
-	st->st_rdev = 5 << 8 | 1;         /* /dev/console: major 5, minor 1 */
-	st->st_blksize = 1024;
-	return 0;
-}
-
-static const struct file_ops console_ops = {
+/* What it is, the inode /dev/console says (kernel/fs.c). */
+const struct file_ops console_file_ops = {
 	.read = console_file_read,
 	.write = console_file_write,
 	.ioctl = console_file_ioctl,
-	.stat = console_file_stat,
 };
-
-struct file *console_file_open(void)
-{
-	return file_create(&console_ops, O_RDWR, NULL);
-}

@@ -1,7 +1,6 @@
-/* The console as a file (kernel/console_file.c): what descriptors 0, 1 and 2 name. */
+/* The console as a file (kernel/console_file.c): /dev/console, which descriptors 0, 1 and 2 name. */
 #pragma once
 
-struct file;
+struct file_ops;
 
-/* A new console file, read-write, with one reference; NULL when out of memory. */
-struct file *console_file_open(void);
+extern const struct file_ops console_file_ops;

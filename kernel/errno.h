@@ -17,15 +17,19 @@
 #define EEXIST 17
 #define ENODEV 19
 #define ENOTDIR 20
+#define EISDIR 21
 #define EINVAL 22
 #define EMFILE 24
 #define ENOTTY 25
+#define EFBIG  27
+#define ENOSPC 28
 #define ESPIPE 29
 #define EROFS  30
 #define EPIPE  32
 #define ERANGE 34
 #define ENAMETOOLONG 36
 #define ENOSYS 38
+#define ENOTEMPTY 39
 #define EOPNOTSUPP 95
 #define ETIMEDOUT 110
 

@@ -1,13 +1,18 @@
 /*
- * exec: a static ELF program from the initramfs into a new address space,
- * and the initial stack the x86-64 System V ABI promises a new process.
- * The file is checked whole (lib/elf.c) before anything is mapped; the
- * pages are filled through the direct map, so the address space need not
- * be the running one.
+ * exec: a static ELF program from a file into a new address space, and
+ * the initial stack the x86-64 System V ABI promises a new process. The
+ * file is read whole into the kernel and checked (lib/elf.c) before
+ * anything is mapped: one copy more than mapping the file's own pages
+ * would cost, and no file can change under the check. The pages are
+ * filled through the direct map, so the address space need not be the
+ * running one.
  */
 #include "kernel/exec.h"
 #include "kernel/random.h"
-#include "kernel/initramfs.h"
+#include "kernel/path_walk.h"
+#include "kernel/ramfs.h"
+#include "kernel/ramfs_file.h"
+#include "kernel/kmalloc.h"
 #include "kernel/errno.h"
 #include "kernel/printk.h"
 #include "arch/x86_64/cpu.h"
@@ -160,16 +165,34 @@ static int setup_stack(struct mm *mm, const struct elf_image *img, const char *p
 	return w.err;
 }
 
-int exec_load(const char *path, const char *const argv[], const char *const envp[], struct mm **out)
+/* The program's bytes, read whole: 0 and *out (kfree it) with *size, or
+ * -EACCES (not a regular file with an execute bit, as Linux), -ENOEXEC
+ * (empty: no program), -ENOMEM. */
+static int read_program(struct inode *inode, void **out, size_t *size)
+{
+	if (!inode_is_regular(inode) || !(inode->mode & 0111))
+		return -EACCES;
+	uint64_t pos = 0, want = ramfs_file_size(inode);
+	if (want == 0)
+		return -ENOEXEC;
+	void *buf = kmalloc(want);
+	if (!buf)
+		return -ENOMEM;
+	struct io_cursor c;
+	io_cursor_kernel(&c, buf, want);
+	long got = ramfs_file_read(inode, &c, &pos);   /* less if it shrank meanwhile */
+	*out = buf;
+	*size = got > 0 ? (size_t)got : 0;
+	return 0;
+}
+
+/* The program in file, checked and loaded into a new address space. */
+static int load(const char *path, const void *file, size_t size, const char *const argv[],
+		const char *const envp[], struct mm **out)
 {
 	/* Programs and their heap stay below the stack and its guard gap. */
 	static const struct elf_bounds bounds = { .dyn_base = DYN_BASE, .low = USER_BASE, .high = USER_HEAP_END };
-	const void *file;
-	size_t size;
 	struct elf_image img;
-
-	if (!initramfs_find(path, &file, &size))
-		return -ENOENT;
 	int err = elf_parse(file, size, &bounds, &img);
 	if (err) {
 		pr_info("exec: %s: %s", path, elf_strerror(err));
@@ -189,4 +212,21 @@ int exec_load(const char *path, const char *const argv[], const char *const envp
 	mm->brk_start = mm->brk = mm->brk_mapped = PAGE_ALIGN_UP(img.end);
 	*out = mm;
 	return 0;
+}
+
+int exec_load(struct inode *start, const char *path, const char *const argv[], const char *const envp[],
+	      struct mm **out)
+{
+	struct inode *inode;
+	void *file = NULL;
+	size_t size;
+	int err = path_lookup(start, path, &inode);
+	if (err)
+		return err;
+	err = read_program(inode, &file, &size);
+	inode_put(inode);
+	if (!err)
+		err = load(path, file, size, argv, envp, out);
+	kfree(file);
+	return err;
 }

@@ -6,8 +6,12 @@
  * new stack, pointers included (Linux allows a quarter of the stack limit). */
 #define EXEC_ARGS_MAX (64UL << 10)
 
-/* A new address space holding the program at `path` in the initramfs, with
- * its stack set up from argv and envp (NULL-terminated) as a new Linux
- * process finds it; mm->entry and mm->start_stack say where to start.
- * 0, or -ENOENT, -ENOEXEC, -E2BIG, -ENOMEM. */
-int exec_load(const char *path, const char *const argv[], const char *const envp[], struct mm **out);
+struct inode;
+
+/* A new address space holding the program at `path` (relative to the
+ * directory start, NULL: the root), with its stack set up from argv and
+ * envp (NULL-terminated) as a new Linux process finds it; mm->entry and
+ * mm->start_stack say where to start. 0, or -ENOENT, -ENOTDIR, -EACCES,
+ * -ENAMETOOLONG, -ENOEXEC, -E2BIG, -ENOMEM. */
+int exec_load(struct inode *start, const char *path, const char *const argv[], const char *const envp[],
+	      struct mm **out);

@@ -10,6 +10,8 @@
 #include "kernel/cputime.h"
 #include "kernel/exec.h"
 #include "kernel/fdtable.h"
+#include "kernel/cwd.h"
+#include "kernel/ramfs.h"
 #include "kernel/kmalloc.h"
 #include "kernel/errno.h"
 #include "kernel/vmm.h"
@@ -18,11 +20,10 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/user.h"
 #include "arch/x86_64/fpu.h"
+#include "lib/path.h"
 #include "lib/printf.h"
 #include "lib/string.h"
 #include "lib/util.h"
-
-#define PATH_MAX 4096
 
 /* The strings copied in from user memory, one after another. */
 struct exec_strings {
@@ -138,8 +139,11 @@ long process_execve(uint64_t upath, uint64_t uargv, uint64_t uenvp)
 	if (!err)
 		err = copy_vector(&s, uenvp, &envp);
 	struct mm *mm = NULL;
-	if (!err)
-		err = exec_load(path, argv, envp, &mm);
+	if (!err) {
+		struct inode *cwd = cwd_get(sched_current()->process);
+		err = exec_load(cwd, path, argv, envp, &mm);
+		inode_put(cwd);
+	}
 	char name[TASK_NAME_LEN];
 	if (!err)
 		strlcpy(name, process_name_of(path), sizeof(name));

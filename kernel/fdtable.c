@@ -5,7 +5,7 @@
  */
 #include "kernel/fdtable.h"
 #include "kernel/file.h"
-#include "kernel/console_file.h"
+#include "kernel/fs.h"
 #include "kernel/pipe.h"
 #include "kernel/kmalloc.h"
 #include "kernel/errno.h"
@@ -65,8 +65,8 @@ struct fdtable *fdtable_create(void)
 struct fdtable *fdtable_create_console(void)
 {
 	struct fdtable *t = fdtable_create();
-	struct file *console = t ? console_file_open() : NULL;
-	if (!console) {
+	struct file *console = NULL;
+	if (!t || fs_open(NULL, "/dev/console", O_RDWR, 0, &console) < 0) {
 		fdtable_put(t);
 		return NULL;
 	}

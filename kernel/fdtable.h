@@ -24,7 +24,7 @@ struct fdtable {
 
 /* NULL when out of memory. */
 struct fdtable *fdtable_create(void);             /* empty */
-struct fdtable *fdtable_create_console(void);     /* 0, 1 and 2: one console file, as init gets on Linux */
+struct fdtable *fdtable_create_console(void);     /* 0, 1 and 2: /dev/console opened once, as init gets on Linux */
 struct fdtable *fdtable_fork(struct fdtable *t);  /* a copy, naming the same files */
 void fdtable_put(struct fdtable *t);              /* the last reference closes all; NULL is fine */
 void fdtable_close_on_exec(struct fdtable *t);    /* close those marked close-on-exec */

@@ -1,4 +1,6 @@
 #include "kernel/file.h"
+#include "kernel/ramfs.h"
+#include "kernel/ramfs_file.h"
 #include "kernel/kmalloc.h"
 #include "kernel/errno.h"
 
@@ -27,6 +29,8 @@ void file_put(struct file *f)
 		return;
 	if (f->ops->release)
 		f->ops->release(f);
+	if (f->inode)
+		inode_put(f->inode);
 	kfree(f);
 }
 
@@ -148,6 +152,23 @@ long file_ioctl(struct file *f, unsigned cmd, uint64_t arg)
 
 int file_stat(struct file *f, struct stat *st)
 {
+	if (f->inode) {
+		inode_stat(f->inode, st);
+		return 0;
+	}
 	*st = (struct stat){ .st_nlink = 1 };
 	return f->ops->stat(f, st);
+}
+
+long file_getdents(struct file *f, struct io_cursor *to)
+{
+	return f->ops->getdents ? transfer(f, f->ops->getdents, to) : -ENOTDIR;
+}
+
+/* Linux's rules: only a regular file open for writing. */
+long file_truncate(struct file *f, int64_t size)
+{
+	if (size < 0 || !writable(f) || !f->inode || !inode_is_regular(f->inode))
+		return -EINVAL;
+	return ramfs_file_truncate(f->inode, (uint64_t)size);
 }

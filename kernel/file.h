@@ -2,9 +2,11 @@
  * Open files. A descriptor (kernel/fdtable.h) names a struct file; dup(),
  * fork and the like make more descriptors name the same one, which then
  * share its offset and flags. So a file is counted, and goes when the last
- * reference does. What a file does is its kind's, an ops table: the
- * console (kernel/console_file.c), a pipe's end (kernel/pipe.c), a file of
- * the initramfs (kernel/initramfs_file.c).
+ * reference does. What a file does is its kind's, an ops table: a regular
+ * file (kernel/ramfs_file.c), a directory (kernel/dir_file.c), a device
+ * (kernel/console_file.c, kernel/dev_file.c), a pipe's end (kernel/pipe.c).
+ * A file opened by name also holds its inode (kernel/ramfs.h), whose stat
+ * is the file's.
  */
 #pragma once
 #include <stdbool.h>
@@ -22,6 +24,7 @@
 #define O_TRUNC     00001000
 #define O_APPEND    00002000
 #define O_NONBLOCK  00004000
+#define O_LARGEFILE 00100000             /* Linux sets it on every file opened by name */
 #define O_DIRECTORY 00200000
 #define O_CLOEXEC   02000000
 
@@ -36,11 +39,14 @@ struct stat {
 };
 
 /* st_mode's file types. */
+#define S_IFMT  0170000
 #define S_IFIFO 0010000
 #define S_IFCHR 0020000
+#define S_IFDIR 0040000
 #define S_IFREG 0100000
 
 struct file;
+struct inode;
 
 struct file_ops {
 	/* A regular file has an offset, which reads use and advance; the
@@ -54,16 +60,26 @@ struct file_ops {
 	long (*write)(struct file *f, struct io_cursor *from, uint64_t *pos);
 	/* A terminal's requests; NULL: none (-ENOTTY). */
 	long (*ioctl)(struct file *f, unsigned cmd, uint64_t arg);
+	/* A file without an inode (a pipe) says what it is; one with, its inode does. */
 	int (*stat)(struct file *f, struct stat *st);
+	/* getdents64(): Linux's records of a directory's entries from *pos on,
+	 * as many as fit: the bytes written, 0 at the end, -EINVAL if not even
+	 * the first fits. NULL: not a directory (-ENOTDIR). */
+	long (*getdents)(struct file *f, struct io_cursor *to, uint64_t *pos);
+	/* mmap(): the file's page at index (its bytes from index * PAGE_SIZE),
+	 * with a reference for the mapping; NULL when out of memory. NULL op:
+	 * the file cannot be mapped (-ENODEV). */
+	void *(*map_page)(struct file *f, uint64_t index);
 	/* The last reference is gone: let go of the kind's own state (may sleep). */
 	void (*release)(struct file *f);
 };
 
 struct file {
 	const struct file_ops *ops;
-	void *private;                    /* the kind's own: the pipe, the initramfs file */
+	void *private;                    /* the kind's own: the pipe */
+	struct inode *inode;              /* opened by name: its inode, with a reference; else NULL */
 	int refs;                         /* atomic */
-	unsigned flags;                   /* O_ACCMODE, O_APPEND, O_NONBLOCK; atomic: fcntl() changes them */
+	unsigned flags;                   /* O_ACCMODE, O_APPEND, O_NONBLOCK, O_LARGEFILE; atomic: fcntl() changes them */
 	struct mutex pos_lock;            /* one reader or seeker at a time moves pos */
 	uint64_t pos;                     /* the offset, of a seekable file */
 };
@@ -84,6 +100,8 @@ long kernel_read(struct file *f, void *buf, size_t n);
 long kernel_write(struct file *f, const void *buf, size_t n);
 long file_ioctl(struct file *f, unsigned cmd, uint64_t arg);
 int file_stat(struct file *f, struct stat *st);
+long file_getdents(struct file *f, struct io_cursor *to);   /* at the offset, moving it */
+long file_truncate(struct file *f, int64_t size);           /* ftruncate() */
 
 /* fcntl()'s F_GETFL and F_SETFL: only O_APPEND and O_NONBLOCK change, as on Linux. */
 unsigned file_flags(const struct file *f);

@@ -1,13 +1,23 @@
+/*
+ * Unpacking the initramfs into the file system: each directory made, each
+ * regular file made and its bytes written, as a program would with mkdir
+ * and open and write. The files' bytes are then pages of the file system,
+ * writable like any other file; the archive itself is only read. Its
+ * module's pages stay reserved (kernel/pmm.c): giving them back is left
+ * for later.
+ */
 #include "kernel/initramfs.h"
 #include "kernel/multiboot.h"
+#include "kernel/fs.h"
+#include "kernel/path_walk.h"
+#include "kernel/ramfs.h"
+#include "kernel/file.h"
 #include "kernel/printk.h"
+#include "kernel/errno.h"
 #include "kernel/ktest.h"
 #include "arch/x86_64/memlayout.h"
 #include "lib/cpio.h"
 #include "lib/string.h"
-
-static const void *archive;           /* NULL: no initramfs */
-static size_t archive_size;
 
 static const struct boot_module *initrd_module(void)
 {
@@ -15,6 +25,30 @@ static const struct boot_module *initrd_module(void)
 		if (strcmp(boot_info.modules[i].name, "initrd") == 0)
 			return &boot_info.modules[i];
 	return boot_info.nmodules ? &boot_info.modules[0] : NULL;
+}
+
+static int unpack_file(const struct cpio_entry *e)
+{
+	struct file *f;
+	int err = fs_open(NULL, e->name, O_CREAT | O_EXCL | O_WRONLY, e->mode & 07777, &f);
+	if (err)
+		return err;
+	long n = kernel_write(f, e->data, e->size);
+	file_put(f);
+	return n < 0 ? (int)n : 0;
+}
+
+/* One entry into the tree: 0 or an error; other kinds of file are left out. */
+static int unpack(const struct cpio_entry *e)
+{
+	switch (e->mode & CPIO_TYPE_MASK) {
+	case CPIO_DIRECTORY:
+		return fs_mkdir(NULL, e->name, e->mode & 01777);
+	case CPIO_REGULAR:
+		return e->size ? unpack_file(e) : 0;
+	default:
+		return 0;
+	}
 }
 
 void initramfs_init(void)
@@ -28,47 +62,42 @@ void initramfs_init(void)
 	size_t size = m->end - m->start, at = 0;
 	struct cpio_entry e;
 	enum cpio_status status;
-	int files = 0;
-	/* Walk it all now, so a corrupt archive is reported once, at boot. */
+	/* Walk it all first, so that a corrupt archive is reported once and
+	 * none of it is unpacked. */
 	while ((status = cpio_next(start, size, &at, &e)) == CPIO_FOUND)
-		files += (e.mode & CPIO_TYPE_MASK) == CPIO_REGULAR;
+		;
 	if (status == CPIO_CORRUPT) {
 		pr_warn("initramfs: module '%s' is not a newc cpio archive, or is cut short (at byte %zu)",
 			m->name, at);
 		return;
 	}
-	archive = start;
-	archive_size = size;
-	pr_info("initramfs: %d files in module '%s'", files, m->name);
+	int files = 0;
+	at = 0;
+	while (cpio_next(start, size, &at, &e) == CPIO_FOUND) {
+		int err = unpack(&e);
+		if (err)
+			pr_warn("initramfs: cannot unpack %s: error %d", e.name, -err);
+		files += !err && (e.mode & CPIO_TYPE_MASK) == CPIO_REGULAR;
+	}
+	pr_info("initramfs: %d files unpacked from module '%s'", files, m->name);
 }
 
-bool initramfs_find(const char *path, const void **data, size_t *size)
+KTEST(initramfs, hello_is_unpacked_and_writable)
 {
-	struct cpio_entry e;
-	if (!archive || cpio_find(archive, archive_size, path, &e) != CPIO_FOUND ||
-	    (e.mode & CPIO_TYPE_MASK) != CPIO_REGULAR)
-		return false;
-	*data = e.data;
-	*size = e.size;
-	return true;
-}
-
-KTEST(initramfs, finds_hello)
-{
-	if (!archive)
+	struct file *f;
+	int err = fs_open(NULL, "/bin/hello", O_RDWR, 0, &f);
+	if (err == -ENOENT)
 		KSKIP(t, "no initramfs: no initrd.cpio next to the kernel, or a corrupt one (see the boot log)");
-	const void *data;
-	size_t size;
-	KASSERT(t, initramfs_find("/bin/hello", &data, &size));
-	KASSERT(t, size >= 4);
-	KEXPECT(t, memcmp(data, "\177ELF", 4) == 0);
-}
-
-KTEST(initramfs, missing_paths_are_not_found)
-{
-	const void *data = NULL;
-	size_t size = 0;
-	KEXPECT(t, !initramfs_find("/bin/no-such-program", &data, &size));
-	KEXPECT(t, !initramfs_find("/bin", &data, &size));      /* a directory is no file */
-	KEXPECT(t, data == NULL && size == 0);
+	KASSERT(t, err == 0);
+	char magic[4];
+	KEXPECT_EQ(t, kernel_read(f, magic, sizeof(magic)), 4);
+	KEXPECT(t, memcmp(magic, "\177ELF", 4) == 0);
+	struct stat st;
+	KEXPECT_EQ(t, file_stat(f, &st), 0);
+	KEXPECT_EQ(t, st.st_mode, S_IFREG | 0755);                       /* the archive's */
+	file_put(f);
+	struct inode *bin;
+	KASSERT(t, path_lookup(NULL, "/bin", &bin) == 0);
+	KEXPECT(t, inode_is_dir(bin));
+	inode_put(bin);
 }

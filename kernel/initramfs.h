@@ -1,16 +1,13 @@
 /*
  * The initramfs: the files GRUB loads with the kernel, as a newc cpio
  * archive in a multiboot2 module (tools/mkiso.sh adds build/initrd.cpio
- * as the module "initrd"). Read-only, and read in place: the module's pages
- * never go to the page allocator (kernel/pmm.c).
+ * as the module "initrd"), unpacked at boot into the file system
+ * (kernel/fs.h), where programs find them and may change them.
  */
 #pragma once
-#include <stdbool.h>
-#include <stddef.h>
 
-/* From kmain after vmm_init: finds the module named "initrd" (or else the
- * first module) and checks the whole archive; without one, no file is found. */
+/* From the first task, after fs_init(): finds the module named "initrd"
+ * (or else the first module), checks the whole archive and unpacks it;
+ * its directories and files keep their permission bits. Without an
+ * archive, or with a corrupt one, nothing is unpacked (the log says why). */
 void initramfs_init(void);
-
-/* The regular file at `path` ("/bin/hello"): its bytes, through the direct map. */
-bool initramfs_find(const char *path, const void **data, size_t *size);

@@ -90,6 +90,19 @@ size_t copy_from_cursor(struct io_cursor *c, void *dst, size_t n)
 	return copy(c, dst, n, FROM_CURSOR);
 }
 
+size_t zeros_to_cursor(struct io_cursor *c, size_t n)
+{
+	static const char zeros[512];
+	size_t done = 0;
+	while (done < n) {
+		size_t want = MIN(n - done, sizeof(zeros)), got = copy_to_cursor(c, zeros, want);
+		done += got;
+		if (got < want)
+			break;
+	}
+	return done;
+}
+
 KTEST(io_cursor, walks_segments_and_skips_empty_ones)
 {
 	char a[2], b[1], c[3];
@@ -108,6 +121,10 @@ KTEST(io_cursor, walks_segments_and_skips_empty_ones)
 	io_cursor_init(&cur, segs, ARRAY_SIZE(segs), false);
 	KEXPECT_EQ(t, copy_from_cursor(&cur, back, sizeof(back)), 5);
 	KEXPECT(t, memcmp(back, "wxyz!", 5) == 0);
+
+	io_cursor_init(&cur, segs, ARRAY_SIZE(segs), false);
+	KEXPECT_EQ(t, zeros_to_cursor(&cur, 1000), 5);           /* cut to what is left */
+	KEXPECT(t, a[0] == 0 && a[1] == 0 && c[2] == 0);
 }
 
 KTEST(io_cursor, user_buffers_outside_user_space_are_refused)

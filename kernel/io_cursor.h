@@ -48,6 +48,8 @@ static inline size_t io_left(const struct io_cursor *c)
  * moved: fewer than n only when user memory faulted. */
 size_t copy_to_cursor(struct io_cursor *c, const void *src, size_t n);
 size_t copy_from_cursor(struct io_cursor *c, void *dst, size_t n);
+/* The same with n zero bytes: a file's hole, /dev/zero. */
+size_t zeros_to_cursor(struct io_cursor *c, size_t n);
 
 /* What a read or write returns: the bytes it moved, or its error if none. */
 static inline long io_result(size_t done, long err)

@@ -15,6 +15,7 @@
 #include "kernel/pmm.h"
 #include "kernel/vmm.h"
 #include "kernel/initramfs.h"
+#include "kernel/fs.h"
 #include "kernel/process.h"
 #include "kernel/futex.h"
 #include "kernel/realtime.h"
@@ -132,6 +133,8 @@ static void kernel_init(void *arg)
 	serial_enable_rx_irq();
 
 	tasks_start_reaper();
+	fs_init();                                      /* the root: /tmp, /dev and its devices */
+	initramfs_init();                               /* the files GRUB loaded, into it: /bin/... */
 	if (sched_debug_every)
 		task_detach(task_spawn("sched_debug", periodic_sched_debug, NULL));
 
@@ -183,7 +186,6 @@ void __attribute__((noreturn)) kmain(uint64_t multiboot_info_phys)
 
 	pmm_init();                                     /* the page allocator */
 	vmm_init();                                     /* the kernel's page tables */
-	initramfs_init();                               /* the files GRUB loaded: /bin/... */
 	acpi_init(boot_info.rsdp, boot_info.rsdp_len);  /* the CPUs, IOAPICs and HPET */
 	time_init(entry_tsc);                           /* clock_ns(), from the TSC */
 	realtime_init();                                /* the date, from the RTC */

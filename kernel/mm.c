@@ -10,9 +10,10 @@
  * even when it is not present (PROT_NONE): a region's pages are exactly its
  * non-zero entries. Bit 9, which the CPU leaves to software, marks a
  * copy-on-write entry: a private page that other address spaces may share
- * since a fork, read-only here whatever the region allows, until a write
- * makes it this address space's own (mm_fault(), mm_write()). Shared
- * regions' pages are never copy-on-write: their writes are meant for all.
+ * since a fork, or a file's page in a private file mapping, read-only here
+ * whatever the region allows, until a write makes it this address space's
+ * own (mm_fault(), mm_write()). Shared regions' pages are never
+ * copy-on-write: their writes are meant for all, the file's too.
  *
  * TLB entries: only the CPUs an address space runs on can have cached its
  * entries (a switch to other tables drops them). An entry that loses a
@@ -227,7 +228,7 @@ static void unmap_pages(struct mm *mm, uint64_t start, uint64_t end)
 	}
 }
 
-int mm_map(struct mm *mm, uint64_t addr, size_t len, int prot, int flags)
+int mm_map_from(struct mm *mm, uint64_t addr, size_t len, int prot, int flags, mm_page_source source, void *arg)
 {
 	if (addr % PAGE_SIZE || len == 0 || !user_range_ok(addr, len))
 		return -EINVAL;
@@ -244,17 +245,18 @@ int mm_map(struct mm *mm, uint64_t addr, size_t len, int prot, int flags)
 		return -ENOMEM;
 
 	for (uint64_t va = addr; va < end; va += PAGE_SIZE) {
-		void *page = page_alloc();
+		void *page = source(arg, (va - addr) / PAGE_SIZE);
 		uint64_t *pte = page ? paging_walk(mm->pml4, va, PAGE_TABLE_LEVEL, page_alloc) : NULL;
 		if (!pte) {
 			if (page)
-				page_free(page);
+				page_put(page);
 			unmap_pages(mm, addr, va);
 			if (!extend)
 				kfree(r);
 			return -ENOMEM;
 		}
-		*pte = make_pte(virt_to_phys(page), prot, false);
+		bool cow = !(flags & MM_SHARED) && page_ref_count(page) > 1;
+		*pte = make_pte(virt_to_phys(page), prot, cow);
 	}
 	if (extend) {
 		r->end = end;
@@ -263,6 +265,18 @@ int mm_map(struct mm *mm, uint64_t addr, size_t len, int prot, int flags)
 		list_insert_between(&r->node, next->prev, next);
 	}
 	return 0;
+}
+
+static void *fresh_page(void *arg, size_t index)
+{
+	(void)arg;
+	(void)index;
+	return page_alloc();
+}
+
+int mm_map(struct mm *mm, uint64_t addr, size_t len, int prot, int flags)
+{
+	return mm_map_from(mm, addr, len, prot, flags, fresh_page, NULL);
 }
 
 /* Make a region start at addr, splitting the one addr falls inside, if
@@ -495,8 +509,9 @@ struct mm *mm_fork(struct mm *parent)
 static bool unshare_page(struct mm *mm, uint64_t *pte, uint64_t va, int prot)
 {
 	void *page = entry_page(*pte);
-	/* Only its holders can add to a page's count (by forking): a count of
-	 * one, ours, stays one. */
+	/* Only its holders can add to a page's count (by forking; a file
+	 * holds a reference to each of its pages, so one still in a file
+	 * never counts one): a count of one, ours, stays one. */
 	if (page_ref_count(page) == 1) {
 		*pte = make_pte(*pte & PTE_ADDR_MASK, prot, false);
 		invlpg(va);

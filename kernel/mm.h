@@ -7,7 +7,9 @@
  * path. One that nothing runs on yet (exec builds it) needs no lock.
  *
  * Pages may be shared between address spaces (kernel/pmm.h counts their
- * holders). mm_fork() shares all of them: a shared region's (MAP_SHARED)
+ * holders), and with files (a file's pages are the file system's, and
+ * mmap maps them: kernel/ramfs_file.c). mm_fork() shares all of them: a
+ * shared region's (MAP_SHARED)
  * stay writable in both; a private region's become copy-on-write, read-only
  * in both until a write faults and mm_fault() gives the writer a copy.
  *
@@ -72,9 +74,17 @@ void mm_destroy(struct mm *mm);
  * locked. */
 struct mm *mm_fork(struct mm *parent);
 
-/* Map zeroed pages at [addr, addr + len), addr page-aligned; flags 0 or
- * MM_SHARED: 0, -EINVAL outside the user half, -EEXIST if something is
- * mapped there, -ENOMEM. */
+/* Where mm_map_from() finds a new mapping's pages: the page for its
+ * index-th page, with a reference the mapping takes over; NULL when out
+ * of memory. */
+typedef void *(*mm_page_source)(void *arg, size_t index);
+
+/* Map the pages source gives at [addr, addr + len), addr page-aligned;
+ * flags 0 or MM_SHARED: 0, -EINVAL outside the user half, -EEXIST if
+ * something is mapped there, -ENOMEM. A private mapping's page that
+ * someone else holds too (a file's) is copy-on-write from the start. */
+int mm_map_from(struct mm *mm, uint64_t addr, size_t len, int prot, int flags, mm_page_source source, void *arg);
+/* The same with fresh zeroed pages: anonymous memory. */
 int mm_map(struct mm *mm, uint64_t addr, size_t len, int prot, int flags);
 static inline int mm_map_anon(struct mm *mm, uint64_t addr, size_t len, int prot)
 {

@@ -23,7 +23,10 @@
 #include "kernel/kmalloc.h"
 #include "kernel/errno.h"
 #include "kernel/printk.h"
-#include "kernel/initramfs.h"
+#include "kernel/cwd.h"
+#include "kernel/fs.h"
+#include "kernel/path_walk.h"
+#include "kernel/ramfs.h"
 #include "kernel/pmm.h"
 #include "kernel/vmm.h"
 #include "kernel/ktest.h"
@@ -127,6 +130,8 @@ int process_start(struct process *proc, struct process *parent, const char *name
 	proc->pgid = parent ? parent->pgid : proc->pid;
 	proc->sid = parent ? parent->sid : proc->pid;
 	memcpy(proc->rlimits, parent ? parent->rlimits : default_rlimits, sizeof(proc->rlimits));
+	proc->cwd = parent ? cwd_get(parent) : inode_get(fs_root());
+	proc->umask = parent ? __atomic_load_n(&parent->umask, __ATOMIC_RELAXED) : 022;
 	if (parent)
 		list_add_tail(&parent->children, &proc->sibling);
 	list_add_tail(&all_processes, &proc->all);
@@ -156,7 +161,7 @@ const char *process_name_of(const char *path)
 int process_spawn(const char *path, const char *const argv[], const char *const envp[])
 {
 	struct mm *mm;
-	int err = exec_load(path, argv, envp, &mm);
+	int err = exec_load(NULL, path, argv, envp, &mm);
 	if (err)
 		return err;
 	struct fdtable *files = fdtable_create_console();
@@ -678,6 +683,7 @@ static void end_process(struct process *proc)
 {
 	mm_destroy(proc->mm);
 	fdtable_put(proc->files);         /* may wake a pipe's other end: before the parent hears */
+	inode_put(proc->cwd);
 	signals_exit(&proc->signals);
 	uint64_t flags = spin_lock_irqsave(&tree.lock);
 	orphan_children(proc);              /* and send those that asked their parent-death signal */
@@ -861,12 +867,20 @@ static size_t free_page_count(void)
 	return pmm_free_pages() + kmalloc_slab_pages() + vmm_table_pages();
 }
 
+/* Is there a file at path? The tests skip without their programs. */
+static bool exists(const char *path)
+{
+	struct inode *inode;
+	if (path_lookup(NULL, path, &inode) < 0)
+		return false;
+	inode_put(inode);
+	return true;
+}
+
 KTEST(process, programs_run_side_by_side_and_leave_nothing_behind)
 {
 	const char *const argv[] = { "/bin/hello", NULL }, *const envp[] = { "TERM=linux", NULL };
-	const void *file;
-	size_t size;
-	if (!initramfs_find(argv[0], &file, &size))
+	if (!exists(argv[0]))
 		KSKIP(t, "no /bin/hello in the initramfs");
 	size_t before = free_page_count();
 	int tasks_before = tasks_alive(), pids[3], status = -1;
@@ -888,9 +902,7 @@ KTEST(process, programs_run_side_by_side_and_leave_nothing_behind)
 KTEST(process, a_thousand_forks_and_execs_leave_nothing_behind)
 {
 	const char *const argv[] = { "/bin/forkexec", "1000", "/bin/exit42", NULL };
-	const void *file;
-	size_t size;
-	if (!initramfs_find(argv[0], &file, &size) || !initramfs_find(argv[2], &file, &size))
+	if (!exists(argv[0]) || !exists(argv[2]))
 		KSKIP(t, "no /bin/forkexec or /bin/exit42 in the initramfs");
 	size_t before = free_page_count();
 	int tasks_before = tasks_alive(), status = -1;

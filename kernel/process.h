@@ -31,6 +31,7 @@ struct rlimit {
 };
 
 struct fdtable;
+struct inode;
 struct task;
 struct thread;
 struct user_regs;
@@ -40,6 +41,8 @@ struct process {
 	/* Shared by its threads, freed as the last one leaves. */
 	struct mm *mm;
 	struct fdtable *files;
+	struct inode *cwd;                /* the working directory: kernel/cwd.h */
+	unsigned umask;                   /* umask(): atomic */
 	/* System calls the program was told are not implemented: each is
 	 * logged once (kernel/syscall.c). */
 	uint64_t reported_missing[SYSCALL_NR_TRACKED / 64 + 1];   /* + 1: all the larger numbers */
@@ -70,10 +73,11 @@ struct process {
 	                                     PR_SET_PDEATHSIG), or 0: under the tree's lock */
 };
 
-/* Start the program at `path` in the initramfs with these arguments and
+/* Start the program at `path` (absolute) with these arguments and
  * environment (NULL-terminated). Everything is checked and loaded before
- * its task exists: returns the pid, or -ENOENT, -ENOEXEC (not a static
- * x86-64 ELF program), -E2BIG, -ENOMEM. */
+ * its task exists: returns the pid, or -ENOENT, -EACCES (not an
+ * executable file), -ENOEXEC (not a static x86-64 ELF program), -E2BIG,
+ * -ENOMEM. */
 int process_spawn(const char *path, const char *const argv[], const char *const envp[]);
 
 /* Wait for a process that process_spawn() started to end: its pid, with
@@ -86,7 +90,8 @@ int process_fork(const struct user_regs *regs);
 
 /* execve(): the calling process runs the program at user address upath,
  * with the NULL-terminated arrays of strings at uargv and uenvp. Returns
- * only on failure: -EFAULT, -ENOENT, -ENOEXEC, -E2BIG, -ENAMETOOLONG, -ENOMEM. */
+ * only on failure: -EFAULT, -ENOENT, -ENOTDIR, -EACCES, -ENOEXEC, -E2BIG,
+ * -ENAMETOOLONG, -ENOMEM. A relative path starts at the working directory. */
 long process_execve(uint64_t upath, uint64_t uargv, uint64_t uenvp);
 
 /* The options of wait4() and waitid(), Linux's values. */
@@ -179,7 +184,8 @@ int process_thread_cpu_time(int tid, struct cputime *time);
  * mm and files (NULL on out of memory)... */
 struct process *process_create(struct mm *mm, struct fdtable *files);
 /* ...and its first thread, created (not started: *out) and in the tree,
- * under parent (NULL: the kernel's). 0, or -ENOMEM and nothing is done. */
+ * under parent (NULL: the kernel's), in its parent's working directory
+ * with its umask (else the root, 022). 0, or -ENOMEM and nothing is done. */
 int process_start(struct process *proc, struct process *parent, const char *name,
 		  void (*entry)(void *arg), void *arg, struct task **out);
 /* A thread of proc, created (not started: *out): its signal mask (and

@@ -4,15 +4,14 @@
  * descriptor up, which takes a reference, so the file stays while the call
  * uses it even if another thread closes the descriptor meanwhile.
  *
- * The only files with names are the initramfs's. It is the root and the
- * working directory both: "bin/hello" is "/bin/hello".
+ * The calls that take a name are kernel/sys_fs.c's.
  */
 #include "kernel/syscalls.h"
 #include "kernel/signal.h"
 #include "kernel/fdtable.h"
 #include "kernel/file.h"
 #include "kernel/pipe.h"
-#include "kernel/initramfs_file.h"
+#include "kernel/ramfs.h"
 #include "kernel/process.h"
 #include "kernel/kmalloc.h"
 #include "kernel/errno.h"
@@ -155,122 +154,54 @@ long sys_ioctl(const uint64_t *arg)
 	return ret;
 }
 
-/* Names */
+/* Regular files and directories */
 
-#define PATH_MAX 4096                     /* with its NUL, as Linux's */
-#define AT_FDCWD (-100)
-#define AT_SYMLINK_NOFOLLOW 0x100
-#define AT_NO_AUTOMOUNT     0x800
-#define AT_EMPTY_PATH       0x1000
-
-/* Copy the string at upath into path (PATH_MAX bytes): 0, -EFAULT or
- * -ENAMETOOLONG. Page by page, so that a string ending just before a
- * hole in the address space is still found whole. */
-static int path_from_user(char *path, uint64_t upath)
+long fstat_to_user(int fd, uint64_t ubuf)
 {
-	for (size_t done = 0; done < PATH_MAX; ) {
-		size_t n = MIN(PATH_MAX - done, PAGE_SIZE - (upath + done) % PAGE_SIZE);
-		if (copy_from_user(path + done, (const void *)(upath + done), n) < 0)
-			return -EFAULT;
-		if (strnlen(path + done, n) < n)
-			return 0;
-		done += n;
-	}
-	return -ENAMETOOLONG;
-}
-
-/* The file at path, relative to dirfd, opened with flags. Every directory
- * is the root, which cannot be opened yet: so dirfd matters only in being
- * AT_FDCWD, or ignored for an absolute path. An empty path is dirfd's own
- * file if empty_is_dirfd (AT_EMPTY_PATH), else -ENOENT. */
-static int lookup(int dirfd, const char *path, unsigned flags, bool empty_is_dirfd, struct file **out)
-{
-	if (!path[0] && empty_is_dirfd) {
-		*out = fd_get(my_files(), dirfd);
-		return *out ? 0 : -EBADF;
-	}
-	if (!path[0])
-		return -ENOENT;
-	if (path[0] != '/' && dirfd != AT_FDCWD)
-		return is_open(dirfd) ? -ENOTDIR : -EBADF;
-	return initramfs_file_open(path, flags, out);
-}
-
-static int open_at(int dirfd, uint64_t upath, unsigned flags, bool empty_is_dirfd, struct file **out)
-{
-	char *path = kmalloc(PATH_MAX);
-	if (!path)
-		return -ENOMEM;
-	int err = path_from_user(path, upath);
-	if (!err)
-		err = lookup(dirfd, path, flags, empty_is_dirfd, out);
-	kfree(path);
-	return err;
-}
-
-/* open() and openat()'s mode, the permissions of a file it creates, has
- * no use: nothing can be created. */
-static long open_fd(int dirfd, uint64_t upath, unsigned flags)
-{
-	struct file *f;
-	int err = open_at(dirfd, upath, flags, false, &f);
-	if (err)
-		return err;
-	int fd = fd_install(my_files(), f, 0, flags & O_CLOEXEC);
-	if (fd < 0)
-		file_put(f);
-	return fd;
-}
-
-long sys_open(const uint64_t *arg)
-{
-	return open_fd(AT_FDCWD, arg[0], (unsigned)arg[1]);
-}
-
-long sys_openat(const uint64_t *arg)
-{
-	return open_fd((int)arg[0], arg[1], (unsigned)arg[2]);
-}
-
-static long stat_to_user(struct file *f, uint64_t ubuf)
-{
+	struct file *f = fd_get(my_files(), fd);
+	if (!f)
+		return -EBADF;
 	struct stat st;
-	int err = file_stat(f, &st);
-	return err ? err : copy_to_user((void *)ubuf, &st, sizeof(st));
+	long ret = file_stat(f, &st);
+	if (!ret)
+		ret = copy_to_user((void *)ubuf, &st, sizeof(st));
+	file_put(f);
+	return ret;
 }
 
 long sys_fstat(const uint64_t *arg)
 {
+	return fstat_to_user((int)arg[0], arg[1]);
+}
+
+long sys_getdents64(const uint64_t *arg)
+{
+	return buffer_io(arg, file_getdents);
+}
+
+/* ftruncate's length is checked before its descriptor, as on Linux. */
+long sys_ftruncate(const uint64_t *arg)
+{
+	if ((int64_t)arg[1] < 0)
+		return -EINVAL;
 	struct file *f = fd_get(my_files(), (int)arg[0]);
 	if (!f)
 		return -EBADF;
-	long ret = stat_to_user(f, arg[1]);
+	long ret = file_truncate(f, (int64_t)arg[1]);
 	file_put(f);
 	return ret;
 }
 
-/* There are no symbolic links or mount points: their flags change nothing. */
-static long stat_at(int dirfd, uint64_t upath, uint64_t ubuf, unsigned flags)
+/* fsync() and fdatasync(): everything is in memory already, so nothing to
+ * wait for; but, as on Linux, only files and directories can be synced. */
+long sys_fsync(const uint64_t *arg)
 {
-	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | AT_EMPTY_PATH))
-		return -EINVAL;
-	struct file *f;
-	long ret = open_at(dirfd, upath, O_RDONLY, flags & AT_EMPTY_PATH, &f);
-	if (ret)
-		return ret;
-	ret = stat_to_user(f, ubuf);
+	struct file *f = fd_get(my_files(), (int)arg[0]);
+	if (!f)
+		return -EBADF;
+	long ret = f->inode && (inode_is_regular(f->inode) || inode_is_dir(f->inode)) ? 0 : -EINVAL;
 	file_put(f);
 	return ret;
-}
-
-long sys_stat(const uint64_t *arg)
-{
-	return stat_at(AT_FDCWD, arg[0], arg[1], 0);
-}
-
-long sys_newfstatat(const uint64_t *arg)
-{
-	return stat_at((int)arg[0], arg[1], arg[2], (unsigned)arg[3]);
 }
 
 /* Descriptors */

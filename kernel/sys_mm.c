@@ -2,7 +2,13 @@
  * mmap, mprotect, munmap, mremap, madvise and brk: the checks and choices of Linux's system
  * calls; kernel/mm.c does the mapping. Every mapping's pages are allocated
  * and zeroed at once (nothing is paged in on demand yet), so MAP_POPULATE
- * and MAP_NORESERVE are what happens anyway. Files cannot be mapped yet.
+ * and MAP_NORESERVE are what happens anyway.
+ *
+ * A file's mapping maps the file's own pages (their kind's map_page): a
+ * shared one writes into the file, a private one's pages are copy-on-write
+ * (kernel/mm.c). The file's pages are fixed at mmap: past its end then,
+ * a mapping gets zeroed pages of its own where Linux would send SIGBUS,
+ * and the file growing later does not reach them.
  *
  * Where mmap puts a mapping it may choose: top-down from just below the
  * stack's guard gap (USER_HEAP_END), as Linux's default layout, and never
@@ -14,6 +20,10 @@
 #include "kernel/syscalls.h"
 #include "kernel/mm.h"
 #include "kernel/process.h"
+#include "kernel/fdtable.h"
+#include "kernel/file.h"
+#include "kernel/fs.h"
+#include "kernel/pipe.h"
 #include "kernel/errno.h"
 #include "kernel/ktest.h"
 #include "sched/preempt.h"
@@ -21,6 +31,7 @@
 #include "sched/task.h"
 #include "sched/platform.h"
 #include "lib/list.h"
+#include "lib/string.h"
 #include "lib/util.h"
 
 /* Linux's mmap flags. */
@@ -49,11 +60,34 @@ static uint64_t choose_address(struct mm *mm, uint64_t hint, uint64_t len)
 	return mm_find_free(mm, len, MAX(mm->brk_mapped, USER_BASE), USER_HEAP_END);
 }
 
-/* mmap in mm (the system call's is the caller's). */
-static long mmap_in(struct mm *mm, const uint64_t *arg)
+/* A file mapping's pages: the file's, from page first on. */
+struct file_window {
+	struct file *file;
+	uint64_t first;
+};
+
+static void *file_window_page(void *arg, size_t index)
+{
+	struct file_window *w = arg;
+	return w->file->ops->map_page(w->file, w->first + index);
+}
+
+/* May f be mapped so? Linux's checks, in its order: a shared writable
+ * mapping writes the file, and any mapping reads it. */
+static int check_file(struct file *f, uint64_t type, uint64_t prot)
+{
+	unsigned mode = file_flags(f) & O_ACCMODE;
+	bool reads = mode == O_RDONLY || mode == O_RDWR, writes = mode == O_WRONLY || mode == O_RDWR;
+	if ((type == MAP_SHARED && (prot & PROT_WRITE) && !writes) || !reads)
+		return -EACCES;
+	return f->ops->map_page ? 0 : -ENODEV;
+}
+
+/* mmap in mm (the system call's is the caller's), of file (NULL: none, or
+ * anonymous memory). */
+static long mmap_in(struct mm *mm, const uint64_t *arg, struct file *file)
 {
 	uint64_t addr = arg[0], len = arg[1], prot = arg[2], flags = arg[3], offset = arg[5];
-	int fd = (int)arg[4];
 	bool fixed = flags & (MAP_FIXED | MAP_FIXED_NOREPLACE);
 	uint64_t type = flags & MAP_TYPE;
 	/* Both MAP_SHARED and MAP_PRIVATE is Linux's MAP_SHARED_VALIDATE,
@@ -62,8 +96,12 @@ static long mmap_in(struct mm *mm, const uint64_t *arg)
 	if (len == 0 || offset % PAGE_SIZE || (flags & ~(uint64_t)MAP_UNDERSTOOD) ||
 	    (type != MAP_PRIVATE && type != MAP_SHARED) || (fixed && addr % PAGE_SIZE))
 		return -EINVAL;
-	if (!(flags & MAP_ANONYMOUS))
-		return fd == -1 ? -EBADF : -ENODEV;
+	bool anonymous = flags & MAP_ANONYMOUS;
+	if (!anonymous && !file)
+		return -EBADF;
+	int err = anonymous ? 0 : check_file(file, type, prot);
+	if (err)
+		return err;
 	if (len > USER_MAP_END)
 		return -ENOMEM;
 	len = PAGE_ALIGN_UP(len);
@@ -76,14 +114,17 @@ static long mmap_in(struct mm *mm, const uint64_t *arg)
 		if (!mm_range_free(mm, addr, len)) {
 			if (flags & MAP_FIXED_NOREPLACE)
 				return -EEXIST;
-			int err = mm_unmap(mm, addr, len);   /* MAP_FIXED replaces what was there */
+			err = mm_unmap(mm, addr, len);   /* MAP_FIXED replaces what was there */
 			if (err)
 				return err;
 		}
 	} else if (!(addr = choose_address(mm, PAGE_ALIGN_UP(addr), len))) {
 		return -ENOMEM;
 	}
-	int err = mm_map(mm, addr, len, (int)prot, type == MAP_SHARED ? MM_SHARED : 0);
+	int mm_flags = type == MAP_SHARED ? MM_SHARED : 0;
+	struct file_window window = { file, offset / PAGE_SIZE };
+	err = anonymous ? mm_map(mm, addr, len, (int)prot, mm_flags)
+			: mm_map_from(mm, addr, len, (int)prot, mm_flags, file_window_page, &window);
 	return err ? err : (long)addr;
 }
 
@@ -98,9 +139,12 @@ static struct mm *lock_my_mm(void)
 
 long sys_mmap(const uint64_t *arg)
 {
+	struct file *file = arg[3] & MAP_ANONYMOUS ? NULL : fd_get(sched_current()->process->files, (int)arg[4]);
 	struct mm *mm = lock_my_mm();
-	long ret = mmap_in(mm, arg);
+	long ret = mmap_in(mm, arg, file);
 	mutex_unlock(&mm->lock);
+	if (file)
+		file_put(file);
 	return ret;
 }
 
@@ -250,7 +294,7 @@ long sys_brk(const uint64_t *arg)
 static long mmap_anon(struct mm *mm, uint64_t addr, uint64_t len, uint64_t prot, uint64_t flags)
 {
 	const uint64_t arg[6] = { addr, len, prot, flags | MAP_ANONYMOUS, (uint64_t)-1, 0 };
-	return mmap_in(mm, arg);
+	return mmap_in(mm, arg, NULL);
 }
 
 KTEST(sys_mm, mmap_refuses_as_linux_does)
@@ -271,11 +315,15 @@ KTEST(sys_mm, mmap_refuses_as_linux_does)
 	KEXPECT_EQ(t, mmap_anon(mm, USER_MAP_END, PAGE_SIZE, rw, MAP_PRIVATE | MAP_FIXED), -ENOMEM);   /* the SYSRET page */
 	KEXPECT_EQ(t, mmap_anon(mm, 0, 1ULL << 60, rw, MAP_PRIVATE), -ENOMEM);
 	const uint64_t odd_offset[6] = { 0, PAGE_SIZE, rw, MAP_PRIVATE | MAP_ANONYMOUS, (uint64_t)-1, 100 };
-	const uint64_t file[6] = { 0, PAGE_SIZE, rw, MAP_PRIVATE, 3, 0 };
-	const uint64_t no_file[6] = { 0, PAGE_SIZE, rw, MAP_PRIVATE, (uint64_t)-1, 0 };
-	KEXPECT_EQ(t, mmap_in(mm, odd_offset), -EINVAL);
-	KEXPECT_EQ(t, mmap_in(mm, file), -ENODEV);
-	KEXPECT_EQ(t, mmap_in(mm, no_file), -EBADF);
+	const uint64_t file[6] = { 0, PAGE_SIZE, PROT_READ, MAP_PRIVATE, 3, 0 };
+	struct file *r, *w;
+	KASSERT(t, pipe_create(0, &r, &w) == 0);
+	KEXPECT_EQ(t, mmap_in(mm, odd_offset, NULL), -EINVAL);
+	KEXPECT_EQ(t, mmap_in(mm, file, NULL), -EBADF);               /* no file at 3 */
+	KEXPECT_EQ(t, mmap_in(mm, file, r), -ENODEV);                 /* a pipe */
+	KEXPECT_EQ(t, mmap_in(mm, file, w), -EACCES);                 /* not readable */
+	file_put(r);
+	file_put(w);
 	KEXPECT(t, list_empty(&mm->regions));
 	mm_destroy(mm);
 }
@@ -326,4 +374,27 @@ KTEST(sys_mm, the_brk_heap_and_mappings_never_overlap)
 	KEXPECT_EQ(t, mm_brk(mm, heap + 100), heap + 100);
 	KEXPECT_EQ(t, mm_brk(mm, heap + PAGE_SIZE + 100), heap + 100);
 	mm_destroy(mm);
+}
+
+KTEST(sys_mm, file_mappings_share_the_files_pages_or_copy_them)
+{
+	struct mm *mm = mm_create();
+	struct file *f;
+	KASSERT(t, mm != NULL);
+	KASSERT(t, fs_open(NULL, "/tmp/ktest-mmap", O_CREAT | O_EXCL | O_RDWR, 0600, &f) == 0);
+	KEXPECT_EQ(t, fs_unlink(NULL, "/tmp/ktest-mmap"), 0);            /* open, it stays */
+	KEXPECT_EQ(t, kernel_write(f, "file", 4), 4);
+	const uint64_t shared[6] = { 0, PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, 3, 0 };
+	const uint64_t private[6] = { 0, PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE, 3, 0 };
+	long s = mmap_in(mm, shared, f), p = mmap_in(mm, private, f);
+	KASSERT(t, s > 0 && p > 0);
+	KEXPECT_EQ(t, mm_write(mm, (uint64_t)s, "SH", 2), 0);
+	KEXPECT_EQ(t, mm_write(mm, (uint64_t)p, "pr", 2), 0);             /* a copy of its own */
+	char back[4];
+	struct io_cursor c;
+	io_cursor_kernel(&c, back, sizeof(back));
+	KEXPECT_EQ(t, file_pread(f, &c, 0), 4);
+	KEXPECT(t, memcmp(back, "SHle", 4) == 0);
+	file_put(f);
+	mm_destroy(mm);                   /* and the file's last page goes with it */
 }

@@ -10,9 +10,7 @@
 /* kernel/sys_file.c */
 long sys_read(const uint64_t *arg);
 long sys_write(const uint64_t *arg);
-long sys_open(const uint64_t *arg);
 long sys_close(const uint64_t *arg);
-long sys_stat(const uint64_t *arg);
 long sys_fstat(const uint64_t *arg);
 long sys_lseek(const uint64_t *arg);
 long sys_ioctl(const uint64_t *arg);
@@ -23,12 +21,36 @@ long sys_pipe(const uint64_t *arg);
 long sys_dup(const uint64_t *arg);
 long sys_dup2(const uint64_t *arg);
 long sys_fcntl(const uint64_t *arg);
-long sys_openat(const uint64_t *arg);
-long sys_newfstatat(const uint64_t *arg);
 long sys_dup3(const uint64_t *arg);
 long sys_pipe2(const uint64_t *arg);
+long sys_getdents64(const uint64_t *arg);
+long sys_ftruncate(const uint64_t *arg);
+long sys_fsync(const uint64_t *arg);
 
-/* kernel/sys_mm.c: anonymous memory only, for now */
+/* kernel/sys_fs.c */
+long sys_open(const uint64_t *arg);
+long sys_openat(const uint64_t *arg);
+long sys_truncate(const uint64_t *arg);
+long sys_stat(const uint64_t *arg);
+long sys_lstat(const uint64_t *arg);
+long sys_newfstatat(const uint64_t *arg);
+long sys_access(const uint64_t *arg);
+long sys_faccessat(const uint64_t *arg);
+long sys_faccessat2(const uint64_t *arg);
+long sys_umask(const uint64_t *arg);
+long sys_mkdir(const uint64_t *arg);
+long sys_mkdirat(const uint64_t *arg);
+long sys_rmdir(const uint64_t *arg);
+long sys_unlink(const uint64_t *arg);
+long sys_unlinkat(const uint64_t *arg);
+long sys_rename(const uint64_t *arg);
+long sys_renameat(const uint64_t *arg);
+long sys_renameat2(const uint64_t *arg);
+long sys_chdir(const uint64_t *arg);
+long sys_fchdir(const uint64_t *arg);
+long sys_getcwd(const uint64_t *arg);
+
+/* kernel/sys_mm.c */
 long sys_mmap(const uint64_t *arg);
 long sys_mprotect(const uint64_t *arg);
 long sys_munmap(const uint64_t *arg);
@@ -115,3 +137,6 @@ long sys_futex(const uint64_t *arg);
  * FOREVER_NS): 0, -EFAULT, or -EINVAL if it is no time (kernel/sys_time.c). */
 #define FOREVER_NS (1ULL << 62)           /* longer than any sleep needs (146 years), far from overflowing */
 int get_timespec(uint64_t uaddr, uint64_t *ns);
+/* fstat() of the caller's descriptor fd into the struct stat at ubuf:
+ * 0, -EBADF, -EFAULT (kernel/sys_file.c). */
+long fstat_to_user(int fd, uint64_t ubuf);

@@ -1,0 +1,267 @@
+/*
+ * Regular files. The bytes live in whole pages that the file owns, one
+ * reference each (kernel/pmm.h), in an array by page number; a page never
+ * written is a hole (NULL), which reads as zeros and takes no memory, as
+ * on Linux. mmap maps these very pages: a shared mapping's writes are the
+ * file's, and a private mapping's pages are copy-on-write (kernel/mm.c).
+ *
+ * The file's lock guards its size and its array. A write holds it
+ * throughout, so writes never mix and O_APPEND's end is the true one; its
+ * copy from the program's memory only reads, and a read fault never
+ * waits. A read lets go of it before copying out: a copy to the program's
+ * memory may fault on a copy-on-write page, and that fault takes the
+ * address space's lock, which mmap holds while it takes this one. The
+ * read holds a reference to the page meanwhile, so a truncation cannot
+ * free it under the copy.
+ */
+#include "kernel/ramfs_file.h"
+#include "kernel/ramfs.h"
+#include "kernel/file.h"
+#include "kernel/pmm.h"
+#include "kernel/kmalloc.h"
+#include "kernel/realtime.h"
+#include "kernel/errno.h"
+#include "kernel/ktest.h"
+#include "arch/x86_64/memlayout.h"
+#include "lib/string.h"
+#include "lib/util.h"
+
+#define MIN_SLOTS 16
+
+/* Room in the array for pages [0, count): false when out of memory. */
+static bool reserve_slots(struct inode *inode, size_t count)
+{
+	if (count <= inode->data.slots)
+		return true;
+	size_t slots = MAX(MAX(count, 2 * inode->data.slots), (size_t)MIN_SLOTS);
+	void **pages = kzalloc(slots * sizeof(*pages));
+	if (!pages)
+		return false;
+	if (inode->data.slots)
+		memcpy(pages, inode->data.pages, inode->data.slots * sizeof(*pages));
+	kfree(inode->data.pages);
+	inode->data.pages = pages;
+	inode->data.slots = slots;
+	return true;
+}
+
+/* The page at index: NULL for a hole, unless allocate (then NULL only when
+ * out of memory). Under the file's lock. */
+static char *page_at(struct inode *inode, uint64_t index, bool allocate)
+{
+	char *page = index < inode->data.slots ? inode->data.pages[index] : NULL;
+	if (page || !allocate)
+		return page;
+	if (!reserve_slots(inode, index + 1) || !(page = page_alloc()))
+		return NULL;
+	inode->data.pages[index] = page;
+	inode->data.held++;
+	return page;
+}
+
+long ramfs_file_read(struct inode *inode, struct io_cursor *to, uint64_t *pos)
+{
+	size_t done = 0;
+	while (io_left(to) > 0) {
+		mutex_lock(&inode->data.lock);
+		uint64_t size = inode->data.size;
+		size_t offset = *pos % PAGE_SIZE;
+		char *page = *pos < size ? page_at(inode, *pos / PAGE_SIZE, false) : NULL;
+		if (page)
+			page_get(page);
+		mutex_unlock(&inode->data.lock);
+		if (*pos >= size)
+			break;
+		size_t n = MIN(MIN(io_left(to), size - *pos), PAGE_SIZE - offset);
+		size_t got = page ? copy_to_cursor(to, page + offset, n) : zeros_to_cursor(to, n);
+		if (page)
+			page_put(page);
+		*pos += got;
+		done += got;
+		if (got < n)
+			return io_result(done, -EFAULT);
+	}
+	return (long)done;
+}
+
+long ramfs_file_write(struct inode *inode, struct io_cursor *from, uint64_t *pos, bool append)
+{
+	size_t done = 0;
+	long err = 0;
+	mutex_lock(&inode->data.lock);
+	if (append)
+		*pos = inode->data.size;
+	while (io_left(from) > 0 && !err) {
+		char *page = *pos < RAMFS_FILE_MAX ? page_at(inode, *pos / PAGE_SIZE, true) : NULL;
+		if (!page) {
+			err = *pos < RAMFS_FILE_MAX ? -ENOSPC : -EFBIG;
+			break;
+		}
+		size_t offset = *pos % PAGE_SIZE;
+		size_t n = MIN(io_left(from), PAGE_SIZE - offset);
+		size_t got = copy_from_cursor(from, page + offset, n);
+		*pos += got;
+		done += got;
+		inode->data.size = MAX(inode->data.size, *pos);
+		if (got < n)
+			err = -EFAULT;
+	}
+	if (done)
+		inode->mtime_ns = (int64_t)realtime_ns();
+	mutex_unlock(&inode->data.lock);
+	return io_result(done, err);
+}
+
+int ramfs_file_truncate(struct inode *inode, uint64_t size)
+{
+	if (size > RAMFS_FILE_MAX)
+		return -EFBIG;
+	mutex_lock(&inode->data.lock);
+	/* The pages wholly past the new end go; of the page where the shorter
+	 * of the two ends falls, what lies past it becomes zeros: bytes that
+	 * a shrink cut off, or that a mapping wrote past the old end, must
+	 * not show when the file grows over them. */
+	for (size_t i = PAGE_ALIGN_UP(size) / PAGE_SIZE; i < inode->data.slots; i++) {
+		if (inode->data.pages[i]) {
+			page_put(inode->data.pages[i]);
+			inode->data.pages[i] = NULL;
+			inode->data.held--;
+		}
+	}
+	uint64_t shorter = MIN(size, inode->data.size);
+	char *last = shorter % PAGE_SIZE ? page_at(inode, shorter / PAGE_SIZE, false) : NULL;
+	if (last)
+		memset(last + shorter % PAGE_SIZE, 0, PAGE_SIZE - shorter % PAGE_SIZE);
+	inode->data.size = size;
+	inode->mtime_ns = (int64_t)realtime_ns();
+	mutex_unlock(&inode->data.lock);
+	return 0;
+}
+
+uint64_t ramfs_file_size(struct inode *inode)
+{
+	mutex_lock(&inode->data.lock);
+	uint64_t size = inode->data.size;
+	mutex_unlock(&inode->data.lock);
+	return size;
+}
+
+void *ramfs_file_page(struct inode *inode, uint64_t index)
+{
+	mutex_lock(&inode->data.lock);
+	bool inside = index < PAGE_ALIGN_UP(inode->data.size) / PAGE_SIZE;
+	void *page = inside ? page_at(inode, index, true) : page_alloc();
+	if (inside && page)
+		page_get(page);
+	mutex_unlock(&inode->data.lock);
+	return page;
+}
+
+void ramfs_file_free(struct inode *inode)
+{
+	for (size_t i = 0; i < inode->data.slots; i++)
+		if (inode->data.pages[i])
+			page_put(inode->data.pages[i]);
+	kfree(inode->data.pages);
+}
+
+static long ramfs_file_read_op(struct file *f, struct io_cursor *to, uint64_t *pos)
+{
+	return ramfs_file_read(f->inode, to, pos);
+}
+
+static long ramfs_file_write_op(struct file *f, struct io_cursor *from, uint64_t *pos)
+{
+	return ramfs_file_write(f->inode, from, pos, file_flags(f) & O_APPEND);
+}
+
+static void *ramfs_file_map_page(struct file *f, uint64_t index)
+{
+	return ramfs_file_page(f->inode, index);
+}
+
+const struct file_ops ramfs_file_ops = {
+	.seekable = true,
+	.read = ramfs_file_read_op,
+	.write = ramfs_file_write_op,
+	.map_page = ramfs_file_map_page,
+};
+
+/* The tests: an inode of their own, never named. */
+
+static size_t pages_in_use(void)
+{
+	return pmm_total_pages() - pmm_free_pages() - kmalloc_slab_pages();
+}
+
+static long write_at(struct inode *inode, uint64_t pos, const char *text)
+{
+	struct io_cursor c;
+	io_cursor_kernel(&c, (void *)text, strlen(text));      /* only read from */
+	return ramfs_file_write(inode, &c, &pos, false);
+}
+
+static long read_at(struct inode *inode, uint64_t pos, char *buf, size_t n)
+{
+	struct io_cursor c;
+	io_cursor_kernel(&c, buf, n);
+	return ramfs_file_read(inode, &c, &pos);
+}
+
+KTEST(ramfs_file, holes_read_as_zeros_and_take_no_pages)
+{
+	size_t blocks = kmalloc_live_blocks(), pages = pages_in_use();
+	struct inode *inode = inode_create(S_IFREG | 0644);
+	KASSERT(t, inode != NULL);
+	KEXPECT_EQ(t, write_at(inode, 3 * PAGE_SIZE - 2, "edge"), 4);     /* across pages 2 and 3 */
+	KEXPECT_EQ(t, inode->data.size, 3 * PAGE_SIZE + 2);
+	KEXPECT_EQ(t, inode->data.held, 2);
+	char buf[8] = "xxxxxxx";
+	KEXPECT_EQ(t, read_at(inode, PAGE_SIZE, buf, 3), 3);                /* a hole */
+	KEXPECT(t, buf[0] == 0 && buf[2] == 0 && buf[3] == 'x');
+	KEXPECT_EQ(t, read_at(inode, 3 * PAGE_SIZE - 2, buf, sizeof(buf)), 4);   /* to the end */
+	KEXPECT(t, memcmp(buf, "edge", 4) == 0);
+	KEXPECT_EQ(t, read_at(inode, 3 * PAGE_SIZE + 2, buf, sizeof(buf)), 0);
+	inode_put(inode);
+	KEXPECT_EQ(t, kmalloc_live_blocks(), blocks);
+	KEXPECT_EQ(t, pages_in_use(), pages);
+}
+
+KTEST(ramfs_file, truncation_frees_pages_and_zeros_what_it_cut)
+{
+	struct inode *inode = inode_create(S_IFREG | 0644);
+	KASSERT(t, inode != NULL);
+	KEXPECT_EQ(t, write_at(inode, 0, "abcdef"), 6);
+	KEXPECT_EQ(t, write_at(inode, 2 * PAGE_SIZE, "z"), 1);
+	KEXPECT_EQ(t, ramfs_file_truncate(inode, 3), 0);
+	KEXPECT_EQ(t, inode->data.held, 1);
+	KEXPECT_EQ(t, ramfs_file_truncate(inode, 6), 0);                   /* grows over the cut bytes */
+	char buf[6];
+	KEXPECT_EQ(t, read_at(inode, 0, buf, sizeof(buf)), 6);
+	KEXPECT(t, memcmp(buf, "abc\0\0\0", 6) == 0);
+	KEXPECT_EQ(t, ramfs_file_truncate(inode, RAMFS_FILE_MAX + 1), -EFBIG);
+	KEXPECT_EQ(t, write_at(inode, RAMFS_FILE_MAX, "x"), -EFBIG);
+	inode_put(inode);
+}
+
+KTEST(ramfs_file, mappings_get_the_files_pages_or_their_own_past_the_end)
+{
+	struct inode *inode = inode_create(S_IFREG | 0644);
+	KASSERT(t, inode != NULL);
+	KEXPECT_EQ(t, ramfs_file_truncate(inode, PAGE_SIZE + 1), 0);
+	char *hole = ramfs_file_page(inode, 1);                           /* made the file's own */
+	KASSERT(t, hole != NULL);
+	KEXPECT_EQ(t, page_ref_count(hole), 2);
+	memcpy(hole, "mapped", 6);
+	char buf[6];
+	KEXPECT_EQ(t, read_at(inode, PAGE_SIZE, buf, 1), 1);               /* the file sees the mapping's write */
+	KEXPECT_EQ(t, buf[0], 'm');
+	char *past = ramfs_file_page(inode, 2);
+	KASSERT(t, past != NULL);
+	KEXPECT_EQ(t, page_ref_count(past), 1);                           /* the mapping's alone */
+	KEXPECT_EQ(t, inode->data.held, 1);
+	page_put(past);
+	inode_put(inode);
+	KEXPECT_EQ(t, page_ref_count(hole), 1);                           /* the mapping keeps it */
+	page_put(hole);
+}
