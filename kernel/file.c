@@ -1,3 +1,4 @@
+#include "kernel/poll.h"
 #include "kernel/file.h"
 #include "kernel/ramfs.h"
 #include "kernel/ramfs_file.h"
@@ -148,6 +149,13 @@ long file_seek(struct file *f, int64_t offset, int whence)
 long file_ioctl(struct file *f, unsigned cmd, uint64_t arg)
 {
 	return f->ops->ioctl ? f->ops->ioctl(f, cmd, arg) : -ENOTTY;
+}
+
+unsigned file_poll(struct file *f, struct poll_table *pt)
+{
+	if (!f->ops->poll)
+		return POLLIN | POLLRDNORM | POLLOUT | POLLWRNORM;
+	return f->ops->poll(f, pt);
 }
 
 int file_stat(struct file *f, struct stat *st)

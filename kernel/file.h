@@ -46,6 +46,7 @@ struct stat {
 #define S_IFREG 0100000
 
 struct file;
+struct poll_table;
 struct inode;
 
 struct file_ops {
@@ -62,6 +63,10 @@ struct file_ops {
 	long (*ioctl)(struct file *f, unsigned cmd, uint64_t arg);
 	/* A file without an inode (a pipe) says what it is; one with, its inode does. */
 	int (*stat)(struct file *f, struct stat *st);
+	/* What poll() would find now (POLLIN, POLLOUT, ...: kernel/poll.h),
+	 * hanging pt's hook on what will tell of a change (poll_wait()).
+	 * NULL: always ready to read and write, as a regular file. */
+	unsigned (*poll)(struct file *f, struct poll_table *pt);
 	/* getdents64(): Linux's records of a directory's entries from *pos on,
 	 * as many as fit: the bytes written, 0 at the end, -EINVAL if not even
 	 * the first fits. NULL: not a directory (-ENOTDIR). */
@@ -100,6 +105,7 @@ long kernel_read(struct file *f, void *buf, size_t n);
 long kernel_write(struct file *f, const void *buf, size_t n);
 long file_ioctl(struct file *f, unsigned cmd, uint64_t arg);
 int file_stat(struct file *f, struct stat *st);
+unsigned file_poll(struct file *f, struct poll_table *pt);
 long file_getdents(struct file *f, struct io_cursor *to);   /* at the offset, moving it */
 long file_truncate(struct file *f, int64_t size);           /* ftruncate() */
 

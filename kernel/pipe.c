@@ -16,6 +16,7 @@
  */
 #include "kernel/pipe.h"
 #include "kernel/file.h"
+#include "kernel/poll.h"
 #include "kernel/kmalloc.h"
 #include "kernel/pmm.h"
 #include "kernel/errno.h"
@@ -32,6 +33,7 @@ struct pipe {
 	struct mutex lock;
 	struct wait_queue readable;       /* readers wait here for bytes, or for the last writer to go */
 	struct wait_queue writable;       /* writers wait here for room, or for the last reader to go */
+	struct poll_list pollers;         /* poll() waits on both sides here */
 	char *page[PIPE_PAGES];           /* NULL until the ring first reaches it */
 	uint32_t head, tail;              /* bytes ever written, and read; they wrap together */
 	int readers, writers;             /* open ends */
@@ -69,6 +71,13 @@ static bool can_write(const struct pipe *p, size_t room)
 	return pipe_room(p) >= room || load_int(&p->readers) == 0;
 }
 
+/* One side can go on: wake it, and whoever polls the pipe. */
+static void pipe_changed(struct pipe *p, struct wait_queue *side)
+{
+	wake_up_all(side);
+	poll_wake(&p->pollers);
+}
+
 /* Let go of the pipe, sleep on wq until cond holds, take the pipe again. */
 #define pipe_wait(p, wq, cond)                  \
 	do {                                    \
@@ -92,7 +101,7 @@ static size_t ring_to_cursor(struct pipe *p, struct io_cursor *to)
 			break;
 	}
 	if (done)
-		wake_up_all(&p->writable);
+		pipe_changed(p, &p->writable);
 	return done;
 }
 
@@ -117,7 +126,7 @@ static int cursor_to_ring(struct pipe *p, struct io_cursor *from, size_t *done)
 			err = -EFAULT;
 	}
 	if (*done > before)
-		wake_up_all(&p->readable);
+		pipe_changed(p, &p->readable);
 	return err;
 }
 
@@ -188,10 +197,10 @@ static void pipe_release(struct file *f)
 	mutex_lock(&p->lock);
 	if ((file_flags(f) & O_ACCMODE) == O_RDONLY) {
 		__atomic_store_n(&p->readers, p->readers - 1, __ATOMIC_RELAXED);
-		wake_up_all(&p->writable);
+		pipe_changed(p, &p->writable);
 	} else {
 		__atomic_store_n(&p->writers, p->writers - 1, __ATOMIC_RELAXED);
-		wake_up_all(&p->readable);
+		pipe_changed(p, &p->readable);
 	}
 	bool last = p->readers == 0 && p->writers == 0;
 	mutex_unlock(&p->lock);
@@ -199,7 +208,31 @@ static void pipe_release(struct file *f)
 		pipe_free(p);
 }
 
+/* Linux's answers: the read end is readable with bytes waiting and hung
+ * up once no writer is left; the write end writable with room for a
+ * write of PIPE_BUF bytes (which is all or nothing), and in error once no
+ * reader is left. */
+static unsigned pipe_poll(struct file *f, struct poll_table *pt)
+{
+	struct pipe *p = f->private;
+	poll_wait(pt, &p->pollers);
+	unsigned mask = 0;
+	if ((file_flags(f) & O_ACCMODE) == O_RDONLY) {
+		if (pipe_used(p) > 0)
+			mask |= POLLIN | POLLRDNORM;
+		if (load_int(&p->writers) == 0)
+			mask |= POLLHUP;
+	} else {
+		if (pipe_room(p) >= PIPE_BUF)
+			mask |= POLLOUT | POLLWRNORM;
+		if (load_int(&p->readers) == 0)
+			mask |= POLLERR;
+	}
+	return mask;
+}
+
 static const struct file_ops pipe_ops = {
+	.poll = pipe_poll,
 	.read = pipe_read,
 	.write = pipe_write,
 	.stat = pipe_stat,
@@ -221,6 +254,7 @@ int pipe_create(unsigned flags, struct file **read_end, struct file **write_end)
 	mutex_init(&p->lock, "pipe");
 	wait_queue_init(&p->readable, "pipe readable");
 	wait_queue_init(&p->writable, "pipe writable");
+	poll_list_init(&p->pollers, "pipe pollers");
 	p->readers = p->writers = 1;
 	p->ino = __atomic_add_fetch(&pipes_made, 1, __ATOMIC_RELAXED);
 	*read_end = r;

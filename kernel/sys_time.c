@@ -96,7 +96,7 @@ static struct user_timespec to_timespec(uint64_t ns)
 	return (struct user_timespec){ (int64_t)(ns / NS_PER_S), (int64_t)(ns % NS_PER_S) };
 }
 
-static int put_timespec(uint64_t uaddr, uint64_t ns)
+int put_timespec(uint64_t uaddr, uint64_t ns)
 {
 	struct user_timespec ts = to_timespec(ns);
 	return copy_to_user((void *)uaddr, &ts, sizeof(ts));

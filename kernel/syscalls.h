@@ -137,6 +137,9 @@ long sys_futex(const uint64_t *arg);
  * FOREVER_NS): 0, -EFAULT, or -EINVAL if it is no time (kernel/sys_time.c). */
 #define FOREVER_NS (1ULL << 62)           /* longer than any sleep needs (146 years), far from overflowing */
 int get_timespec(uint64_t uaddr, uint64_t *ns);
+int put_timespec(uint64_t uaddr, uint64_t ns);     /* 0 or -EFAULT */
+long sys_poll(const uint64_t *arg);
+long sys_ppoll(const uint64_t *arg);
 /* fstat() of the caller's descriptor fd into the struct stat at ubuf:
  * 0, -EBADF, -EFAULT (kernel/sys_file.c). */
 long fstat_to_user(int fd, uint64_t ubuf);
