@@ -275,6 +275,10 @@ static void job_control(void)
 
 	pid = fork();
 	if (pid == 0) {
+		/* Linux drops SIGTSTP sent to an orphaned process group, which
+		 * the test's may be (started from a script that has gone): a
+		 * group of its own, whose parent is in another, is not one. */
+		setpgid(0, 0);
 		kill(getpid(), SIGTSTP);  /* by default, a stop too */
 		_exit(5);
 	}
