@@ -56,7 +56,7 @@ OBJS     := $(C_SRCS:%.c=$(BUILD)/%.o) $(ASM_SRCS:%.asm=$(BUILD)/%.o)
 ELF      := $(BUILD)/leftmost.elf
 ISO      := $(BUILD)/leftmost.iso
 
-.PHONY: all run debug debug-test test test-matrix bench soak trace host-test tools-test layers clang-build deps clean
+.PHONY: all run debug debug-test test test-matrix bench soak fuzz trace host-test tools-test layers clang-build deps clean
 all: $(ISO)
 
 deps:
@@ -111,7 +111,7 @@ USER_TESTS  := $(patsubst user/tests/%.c,$(BUILD)/user/tests/%,$(wildcard user/t
 USER_BENCH  := $(patsubst user/bench/%.c,$(BUILD)/user/bench/%,$(wildcard user/bench/*.c))
 INITRD      := $(BUILD)/initrd.cpio
 
-$(BUILD)/user/%: user/%.c user/tests/cases.h user/bench/bench.h Makefile
+$(BUILD)/user/%: user/%.c user/tests/cases.h user/bench/bench.h user/bin/leakcheck.h Makefile
 	@mkdir -p $(dir $@)
 	$(call msg,MUSL,$<)
 	$(Q)$(MUSL_CC) $(USER_CFLAGS) -static -o $@ $<
@@ -256,6 +256,14 @@ endif
 MINUTES      ?= 10
 SOAK_CMDLINE ?=
 SOAK_LOG      = $(BUILD)/soak.log
+# The system-call fuzzer of make test's `fuzz` configuration, for SECONDS
+# instead of 60: the same checks (no panic, no warning, nothing leaked).
+fuzz: deps $(ELF) $(INITRD)
+	@test "$(SECONDS)" -ge 1 2>/dev/null || { echo "usage: make fuzz SECONDS=N"; exit 2; }
+	@grep '^fuzz ' tests/kernel-suites.txt | sed -e 's/seconds=60/seconds=$(SECONDS)/' \
+		-e 's/| run | [0-9]* |/| run | $(shell echo $$(($(SECONDS) + 120))) |/' > $(BUILD)/fuzz-suite.txt
+	@$(PYTHON) tools/runtests.py --configs $(BUILD)/fuzz-suite.txt --only fuzz --elf $(ELF)
+
 soak: deps $(ELF)
 	@test "$(MINUTES)" -ge 1 -a "$(MINUTES)" -le 60 2>/dev/null || \
 		{ echo "usage: make soak MINUTES=N (N from 1 to 60: stress_seconds is at most 3600)"; exit 2; }

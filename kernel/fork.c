@@ -110,6 +110,8 @@ long process_clone(const struct user_regs *regs, const struct clone_args *args)
 	    (thread ? (flags & CLONE_A_THREAD) != CLONE_A_THREAD :
 		      (flags & CLONE_VM) && !(flags & CLONE_VFORK)))
 		return -EINVAL;
+	if ((flags & CLONE_SETTLS) && args->tls >= USER_TOP)
+		return -EPERM;                /* as arch_prctl(ARCH_SET_FS): the FS base must be a user address */
 	struct task *me = sched_current(), *child;
 	struct child_start *start = kmalloc(sizeof(*start));
 	if (!start)

@@ -29,6 +29,7 @@ static const size_t class_size[] = { 32, 64, 128, 256, 512, 1024, 2048 };
 static struct block_header *free_list[NCLASSES];
 static size_t live_blocks;
 static size_t slab_pages;             /* pages carved into small blocks: kept, never returned */
+static size_t slab_free_bytes;        /* of those, in blocks on the free lists */
 static struct spinlock kmalloc_lock = SPINLOCK_INIT("kmalloc");
 
 /* Carve a fresh page into blocks of one class. */
@@ -39,6 +40,7 @@ static bool refill(size_t c)
 	if (!page)
 		return false;
 	slab_pages++;
+	slab_free_bytes += PAGE_SIZE;         /* every class's blocks fill a page exactly */
 	for (size_t off = 0; off + class_size[c] <= PAGE_SIZE; off += class_size[c]) {
 		struct block_header *b = (void *)(page + off);
 		b->magic = MAGIC_FREE;
@@ -77,6 +79,7 @@ void *kmalloc(size_t size)
 		free_list[c] = b->next_free;
 		b->magic = MAGIC_LIVE;
 		live_blocks++;
+		slab_free_bytes -= class_size[c];
 	}
 	spin_unlock_irqrestore(&kmalloc_lock, flags);
 	return b ? b + 1 : NULL;
@@ -111,11 +114,13 @@ void kfree(void *ptr)
 	b->next_free = free_list[b->size_class];
 	free_list[b->size_class] = b;
 	live_blocks--;
+	slab_free_bytes += class_size[b->size_class];
 	spin_unlock_irqrestore(&kmalloc_lock, flags);
 }
 
 size_t kmalloc_live_blocks(void) { return __atomic_load_n(&live_blocks, __ATOMIC_RELAXED); }
 size_t kmalloc_slab_pages(void) { return __atomic_load_n(&slab_pages, __ATOMIC_RELAXED); }
+size_t kmalloc_slab_free_bytes(void) { return __atomic_load_n(&slab_free_bytes, __ATOMIC_RELAXED); }
 
 KTEST(kmalloc, every_size_aligned_and_usable)
 {

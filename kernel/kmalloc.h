@@ -11,3 +11,4 @@ void *kzalloc(size_t size);           /* zeroed */
 void kfree(void *ptr);                /* NULL is fine */
 size_t kmalloc_live_blocks(void);     /* blocks handed out and not yet freed */
 size_t kmalloc_slab_pages(void);      /* pages kept for small blocks */
+size_t kmalloc_slab_free_bytes(void); /* of those, the bytes in free blocks */

@@ -17,6 +17,7 @@
 #include "kernel/initramfs.h"
 #include "kernel/fs.h"
 #include "kernel/process.h"
+#include "kernel/image_checksum.h"
 #include "kernel/futex.h"
 #include "kernel/realtime.h"
 #include "lib/util.h"
@@ -94,8 +95,9 @@ static int split_words(char *line, const char *words[], int max)
 }
 
 /* init=: the first program (Linux's name for it) runs to its end; true if
- * it could start. Words after the path are its arguments:
- * init="/bin/runlist /peer/spawn count=10". */
+ * it could start, and left the kernel's code as it found it (no program
+ * should be able to change it: kernel/image_checksum.c). Words after the
+ * path are its arguments: init="/bin/runlist /peer/spawn count=10". */
 static bool run_init_program(char *line)
 {
 	const char *argv[128];
@@ -106,6 +108,7 @@ static bool run_init_program(char *line)
 		return false;
 	}
 	const char *path = argv[0];
+	uint64_t image_before = image_checksum();
 	int status, pid = process_spawn(path, argv, envp);
 	if (pid < 0) {
 		pr_err("init: cannot run %s: error %d", path, -pid);
@@ -116,6 +119,12 @@ static bool run_init_program(char *line)
 		pr_info("init: %s killed by signal %d", path, wait_status_signal(status));
 	else
 		pr_info("init: %s exited with status %d", path, wait_status_code(status));
+	if (image_checksum() != image_before) {
+		pr_err("init: the kernel's code or read-only data changed while %s ran", path);
+		return false;
+	}
+	pr_info("init: the kernel's code and read-only data are unchanged (checksum %016llx)",
+		(unsigned long long)image_before);
 	return true;
 }
 

@@ -233,6 +233,11 @@ int mm_map_from(struct mm *mm, uint64_t addr, size_t len, int prot, int flags, m
 	if (addr % PAGE_SIZE || len == 0 || !user_range_ok(addr, len))
 		return -EINVAL;
 	uint64_t end = PAGE_ALIGN_UP(addr + len);
+	/* More than is free cannot succeed: say so now, rather than after
+	 * taking (and zeroing) every free page first, which starves every
+	 * other allocation meanwhile. Linux's overcommit guess refuses too. */
+	if ((end - addr) / PAGE_SIZE > pmm_free_pages())
+		return -ENOMEM;
 	struct list_node *next = insertion_point(mm, addr, end);
 	if (!next)
 		return -EEXIST;
@@ -366,10 +371,12 @@ bool mm_range_mapped(struct mm *mm, uint64_t addr, size_t len)
 
 int mm_protect(struct mm *mm, uint64_t addr, size_t len, int prot)
 {
-	if (!aligned_user_range(addr, len))
+	if (addr % PAGE_SIZE)
 		return -EINVAL;
 	if (len == 0)
 		return 0;
+	if (!aligned_user_range(addr, len))
+		return -ENOMEM;               /* nothing is mapped beyond user space: Linux's answer for a hole */
 	uint64_t end = PAGE_ALIGN_UP(addr + len);
 	if (!mm_range_mapped(mm, addr, end - addr))
 		return -ENOMEM;
@@ -858,6 +865,7 @@ KTEST(mm, protect_splits_regions_and_keeps_copy_on_write)
 	KEXPECT_EQ(t, mm_protect(mm, 0x400000, 4 * PAGE_SIZE, PROT_READ), -ENOMEM);   /* runs past the end */
 	KEXPECT(t, entry_at(mm, 0x400000) & PTE_WRITE);                 /* and changed nothing */
 	KEXPECT_EQ(t, mm_protect(mm, 0x400001, PAGE_SIZE, PROT_READ), -EINVAL);
+	KEXPECT_EQ(t, mm_protect(mm, 0xffffffff80100000ULL, PAGE_SIZE, PROT_READ), -ENOMEM);   /* the kernel's */
 	KEXPECT_EQ(t, mm_protect(mm, 0x500000, 0, PROT_READ), 0);        /* nothing to do */
 	KEXPECT_EQ(t, mm_protect(mm, 0x402000, PAGE_SIZE, PROT_NONE), 0);
 	uint64_t none = entry_at(mm, 0x402000);

@@ -18,6 +18,7 @@
  *   USER_TOP        0x800000000000  the first non-canonical address
  *                                   one page never mapped, so no instruction
  *                                   ends at the edge (the SYSRET hazard)
+ *   USER_MAP_END    0x7ffffffff000  where programs' mappings end (mmap refuses more)
  *   USER_STACK_TOP  0x7ffffffff000  the stack grows down from here, up to
  *                                   USER_STACK_MAX, then a guard gap
  *   USER_HEAP_END   0x7fffff6ff000  programs, the brk heap and mmap's picks stay below
@@ -34,8 +35,8 @@
 #include "arch/x86_64/user.h"
 #include "sched/wait.h"
 
-#define USER_STACK_TOP (USER_TOP - PAGE_SIZE)
-#define USER_MAP_END   USER_STACK_TOP     /* no mapping above: Linux's TASK_SIZE */
+#define USER_MAP_END   (USER_TOP - PAGE_SIZE)   /* Linux's TASK_SIZE: no program maps at or above it */
+#define USER_STACK_TOP USER_MAP_END
 #define USER_STACK_MAX (8UL << 20)        /* as Linux's default RLIMIT_STACK */
 #define USER_STACK_GAP (1UL << 20)        /* never mapped: a stack overflow faults (Linux's guard gap) */
 #define USER_HEAP_END  (USER_STACK_TOP - USER_STACK_MAX - USER_STACK_GAP)

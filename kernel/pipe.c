@@ -22,6 +22,7 @@
 #include "kernel/errno.h"
 #include "kernel/ktest.h"
 #include "kernel/task.h"
+#include "sched/platform.h"
 #include "arch/x86_64/memlayout.h"
 #include "lib/string.h"
 #include "lib/util.h"
@@ -78,13 +79,16 @@ static void pipe_changed(struct pipe *p, struct wait_queue *side)
 	poll_wake(&p->pollers);
 }
 
-/* Let go of the pipe, sleep on wq until cond holds, take the pipe again. */
-#define pipe_wait(p, wq, cond)                  \
-	do {                                    \
-		mutex_unlock(&(p)->lock);       \
-		wait_event(wq, cond);           \
-		mutex_lock(&(p)->lock);         \
-	} while (0)
+/* Let go of the pipe, sleep on wq until cond holds, take the pipe again:
+ * 0, or -ERESTARTSYS if a signal came first (the call runs again, or says
+ * EINTR after a handler; SIGKILL must reach a reader nobody writes to). */
+#define pipe_wait(p, wq, cond)                                        \
+	({                                                            \
+		mutex_unlock(&(p)->lock);                             \
+		int interrupted_ = wait_event_interruptible(wq, cond); \
+		mutex_lock(&(p)->lock);                               \
+		interrupted_ ? -ERESTARTSYS : 0;                      \
+	})
 
 /* Move what is wanted and waiting from the ring to the cursor: the bytes
  * moved, fewer only if the cursor's memory faulted. */
@@ -140,7 +144,7 @@ static long pipe_read(struct file *f, struct io_cursor *to, uint64_t *pos)
 		if (file_nonblocking(f))
 			ret = -EAGAIN;
 		else
-			pipe_wait(p, &p->readable, can_read(p));
+			ret = pipe_wait(p, &p->readable, can_read(p));
 	}
 	if (pipe_used(p) > 0)             /* else the end (0), or -EAGAIN */
 		ret = io_result(ring_to_cursor(p, to), -EFAULT);
@@ -165,7 +169,7 @@ static long pipe_write(struct file *f, struct io_cursor *from, uint64_t *pos)
 		else if (file_nonblocking(f))
 			err = -EAGAIN;
 		else
-			pipe_wait(p, &p->writable, can_write(p, room_needed));
+			err = pipe_wait(p, &p->writable, can_write(p, room_needed));
 	}
 	mutex_unlock(&p->lock);
 	return io_result(done, err);

@@ -361,16 +361,14 @@ void signal_deliver(struct user_regs *regs)
 
 long signal_return(struct user_regs *regs)
 {
-	struct process *proc = sched_current()->process;
 	sigset_t blocked;
 	struct user_stack altstack;
 	if (signal_frame_pop(regs, &blocked, &altstack) < 0) {
-		/* A frame the kernel cannot read: Linux kills with SIGSEGV. */
-		struct sig_info info = { .signo = SIGSEGV };
-		uint64_t flags = spin_lock_irqsave(&proc->signals.lock);
-		proc->signals.action[SIGSEGV - 1].handler = SIG_DFL;
-		signal_send_thread_locked(proc, sched_current()->thread, &info);
-		spin_unlock_irqrestore(&proc->signals.lock, flags);
+		/* A frame the kernel cannot take back: SIGSEGV, forced as a
+		 * fault's is (Linux's too): to a handler that does not block
+		 * it, else the end, even if the program blocks or ignores it. */
+		if (!process_fault_signal(SIGSEGV, regs->rsp))
+			process_exit(wait_status_killed(SIGSEGV));
 		return (long)regs->rax;
 	}
 	(void)altstack;                   /* Linux restores it too, if the handler changed it in

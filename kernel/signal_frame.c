@@ -12,11 +12,12 @@
  *                    ... then, 64-byte aligned, the x87/SSE state (fxsave)
  *
  * Nothing read back is trusted: the program may have changed any of it,
- * or forged the whole frame. Code and stack selectors are the user's
- * whatever it says, only the flags a program may set itself are taken,
- * the x87/SSE state's MXCSR loses its reserved bits (fxrstor would fault
- * on them in the kernel), and a non-canonical rip is left to iretq, which
- * faults in a way the kernel blames on the program (docs/userspace.md).
+ * or forged the whole frame. As on Linux, the code and stack selectors are
+ * taken with ring 3's privilege level, so that any but the user's (the
+ * kernel's, say) and a non-canonical rip make iretq fault, in a way the
+ * kernel blames on the program (docs/userspace.md); only the flags a
+ * program may set itself are taken; and x87/SSE state with an MXCSR this
+ * CPU refuses (fxrstor would fault on it in the kernel) refuses the frame.
  */
 #include "kernel/signal_frame.h"
 #include "kernel/errno.h"
@@ -25,7 +26,6 @@
 #include "arch/x86_64/gdt.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/fpu.h"
-#include "lib/string.h"
 
 struct sigcontext {
 	uint64_t r8, r9, r10, r11, r12, r13, r14, r15;
@@ -64,7 +64,6 @@ _Static_assert(sizeof(struct ucontext) == 304, "Linux's struct ucontext");
 _Static_assert(sizeof(struct user_siginfo) == 128, "Linux's siginfo_t");
 
 #define RED_ZONE   128                    /* the ABI's: below rsp, the interrupted code's own */
-#define MXCSR_SAFE 0xffbfu                /* the bits fxrstor accepts on every CPU with SSE2 */
 #define RFLAGS_USER_CHANGEABLE 0x40dd5ULL /* AC OF DF TF SF ZF AF PF CF */
 
 static void to_sigcontext(struct sigcontext *sc, const struct user_regs *r)
@@ -85,8 +84,8 @@ static void from_sigcontext(struct user_regs *r, const struct sigcontext *sc)
 	r->rbp = sc->rbp, r->rbx = sc->rbx, r->rdx = sc->rdx, r->rax = sc->rax, r->rcx = sc->rcx;
 	r->rsp = sc->rsp, r->rip = sc->rip;
 	r->rflags = (r->rflags & ~RFLAGS_USER_CHANGEABLE) | (sc->rflags & RFLAGS_USER_CHANGEABLE);
-	r->cs = USER_CS;
-	r->ss = USER_DS;
+	r->cs = sc->cs | 3u;
+	r->ss = sc->ss | 3u;
 }
 
 int signal_frame_push(struct user_regs *regs, const struct signal_frame_args *a)
@@ -143,12 +142,12 @@ int signal_frame_pop(struct user_regs *regs, sigset_t *blocked, struct user_stac
 		return -EFAULT;
 	struct fpu_state fpu;
 	if (f.uc.mcontext.fpstate) {
+		fpu_save(&fpu);               /* only to learn which MXCSR bits this CPU takes */
+		uint32_t accepted = fpu_mxcsr_mask(&fpu);
 		if (copy_from_user(&fpu, (const void *)f.uc.mcontext.fpstate, sizeof(fpu)) < 0)
 			return -EFAULT;
-		uint32_t mxcsr;
-		memcpy(&mxcsr, &fpu.bytes[24], sizeof(mxcsr));
-		mxcsr &= MXCSR_SAFE;
-		memcpy(&fpu.bytes[24], &mxcsr, sizeof(mxcsr));
+		if (fpu_mxcsr(&fpu) & ~accepted)
+			return -EINVAL;
 		preempt_disable();
 		fpu_restore(&fpu);
 		preempt_enable();

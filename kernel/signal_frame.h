@@ -18,5 +18,6 @@ struct signal_frame_args {
  * regs to enter the handler: 0, or -EFAULT if the stack cannot take it. */
 int signal_frame_push(struct user_regs *regs, const struct signal_frame_args *a);
 /* rt_sigreturn: regs, the mask and the alternate stack back from the frame
- * at regs->rsp - 8: 0, or -EFAULT. */
+ * at regs->rsp - 8: 0, or -EFAULT (it cannot be read) or -EINVAL (its
+ * x87/SSE state is one the CPU would refuse). */
 int signal_frame_pop(struct user_regs *regs, sigset_t *blocked, struct user_stack *altstack);

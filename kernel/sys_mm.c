@@ -110,7 +110,7 @@ static long mmap_in(struct mm *mm, const uint64_t *arg, struct file *file)
 		if (addr < USER_BASE)
 			return -EPERM;            /* Linux's answer below mmap_min_addr */
 		if (addr > USER_MAP_END - len)
-			return -ENOMEM;
+			return -ENOMEM;           /* the page at the edge too: mm.h */
 		if (!mm_range_free(mm, addr, len)) {
 			if (flags & MAP_FIXED_NOREPLACE)
 				return -EEXIST;
@@ -312,7 +312,7 @@ KTEST(sys_mm, mmap_refuses_as_linux_does)
 	KEXPECT_EQ(t, mmap_anon(mm, 0x400800, PAGE_SIZE, rw, MAP_PRIVATE | MAP_FIXED_NOREPLACE), -EINVAL);
 	KEXPECT_EQ(t, mmap_anon(mm, 0x1000, PAGE_SIZE, rw, MAP_PRIVATE | MAP_FIXED), -EPERM);
 	KEXPECT_EQ(t, mmap_anon(mm, USER_MAP_END - PAGE_SIZE, 2 * PAGE_SIZE, rw, MAP_PRIVATE | MAP_FIXED), -ENOMEM);
-	KEXPECT_EQ(t, mmap_anon(mm, USER_MAP_END, PAGE_SIZE, rw, MAP_PRIVATE | MAP_FIXED), -ENOMEM);   /* the SYSRET page */
+	KEXPECT_EQ(t, mmap_anon(mm, USER_MAP_END, PAGE_SIZE, rw, MAP_PRIVATE | MAP_FIXED), -ENOMEM);   /* the edge */
 	KEXPECT_EQ(t, mmap_anon(mm, 0, 1ULL << 60, rw, MAP_PRIVATE), -ENOMEM);
 	const uint64_t odd_offset[6] = { 0, PAGE_SIZE, rw, MAP_PRIVATE | MAP_ANONYMOUS, (uint64_t)-1, 100 };
 	const uint64_t file[6] = { 0, PAGE_SIZE, PROT_READ, MAP_PRIVATE, 3, 0 };

@@ -233,7 +233,8 @@ long sys_arch_prctl(const uint64_t *arg)
 	switch (arg[0]) {
 	case ARCH_SET_FS:
 		if (arg[1] >= USER_TOP)
-			return -EPERM;            /* as Linux: no kernel or non-canonical base */
+			return -EPERM;            /* as Linux: no kernel base, and no non-canonical one,
+			                             which would fault in the kernel when a switch loads it */
 		me->fs_base = arg[1];             /* first: a switch in between loads the new one */
 		arch_set_fs_base(arg[1]);
 		return 0;

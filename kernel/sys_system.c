@@ -8,6 +8,8 @@
 #include "kernel/cputime.h"
 #include "kernel/random.h"
 #include "kernel/pmm.h"
+#include "kernel/vmm.h"
+#include "kernel/kmalloc.h"
 #include "kernel/task.h"
 #include "kernel/errno.h"
 #include "sched/api.h"
@@ -68,13 +70,20 @@ struct user_sysinfo {
 	char reserved[4];
 };
 
-/* No load average is kept yet: its three figures are 0. */
+/* No load average is kept yet: its three figures are 0. Free memory
+ * counts what the kernel keeps only to reuse, as free: the room in
+ * kmalloc's slabs and the freed kernel stacks it caches. Its own page
+ * tables, which grow with the kernel stacks mapped at once and are kept,
+ * are the "buffers". So free + buffers comes back to the byte once every
+ * process has ended and been reaped (what user/bin/leakcheck.h checks),
+ * however many ran at once. */
 long sys_sysinfo(const uint64_t *arg)
 {
 	struct user_sysinfo info = {
 		.uptime = (int64_t)(clock_ns() / NS_PER_S),
 		.totalram = pmm_total_pages() * PAGE_SIZE,
-		.freeram = pmm_free_pages() * PAGE_SIZE,
+		.freeram = (pmm_free_pages() + kstack_cached_pages()) * PAGE_SIZE + kmalloc_slab_free_bytes(),
+		.bufferram = vmm_table_pages() * PAGE_SIZE,
 		.procs = (uint16_t)MIN(tasks_alive(), 0xffff),
 		.mem_unit = 1,
 	};

@@ -93,13 +93,23 @@ void timer_start(struct timer *t, uint64_t expires)
 	irq_restore(flags);
 }
 
-bool timer_cancel(struct timer *t)
+static void wait_until_not_running(const struct timer *t)
 {
-	bool was_pending = dequeue_timer(t);
-	/* Its function may be running on some CPU right now: let it finish. */
 	for (int i = 0; i < nr_cpus; i++)
 		while (__atomic_load_n(&queues[i].running, __ATOMIC_ACQUIRE) == t)
 			cpu_relax();
+}
+
+bool timer_cancel(struct timer *t)
+{
+	/* Its function may be running on some CPU right now: let it finish.
+	 * It may start the timer again (a periodic one, the alarm), so take
+	 * it off once more until it stays off: the caller may free it next. */
+	bool was_pending = false;
+	do {
+		was_pending |= dequeue_timer(t);
+		wait_until_not_running(t);
+	} while (__atomic_load_n(&t->cpu, __ATOMIC_ACQUIRE) >= 0);
 	return was_pending;
 }
 

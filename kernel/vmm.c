@@ -268,6 +268,11 @@ void kstack_free(void *top)
 		release_stack(slot);
 }
 
+size_t kstack_cached_pages(void)
+{
+	return __atomic_load_n(&nr_cached, __ATOMIC_RELAXED) * (KSTACK_SIZE / PAGE_SIZE);
+}
+
 void kstack_trim(void)
 {
 	size_t slots[KSTACK_CACHE], n;

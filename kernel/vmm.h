@@ -30,3 +30,4 @@ void *kstack_alloc(const char *owner);
 void kstack_free(void *top);
 void kstack_rename(void *top, const char *owner);
 void kstack_trim(void);               /* unmap the freed stacks kept for reuse */
+size_t kstack_cached_pages(void);     /* the pages of those */

@@ -39,6 +39,23 @@ static inline void fpu_state_init(struct fpu_state *s)
 	memcpy(&s->bytes[24], &mxcsr, sizeof(mxcsr));
 }
 
+/* MXCSR, in the state; and the MXCSR bits this CPU takes, from a state it
+ * saved (fxsave's MXCSR_MASK; 0 there means the first SSE CPUs' 0xffbf,
+ * without DAZ). fxrstor faults on any other bit. */
+static inline uint32_t fpu_mxcsr(const struct fpu_state *s)
+{
+	uint32_t mxcsr;
+	memcpy(&mxcsr, &s->bytes[24], sizeof(mxcsr));
+	return mxcsr;
+}
+
+static inline uint32_t fpu_mxcsr_mask(const struct fpu_state *saved)
+{
+	uint32_t mask;
+	memcpy(&mask, &saved->bytes[28], sizeof(mask));
+	return mask ? mask : 0xffbf;
+}
+
 static inline void fpu_save(struct fpu_state *s)
 {
 	__asm__ volatile("fxsave64 %0" : "=m"(*s));

@@ -35,4 +35,4 @@ static inline uint64_t virt_to_phys(const void *virt)
 	return v >= KERNEL_VMA ? v - KERNEL_VMA : v - DIRECT_MAP;
 }
 
-extern char __kernel_phys_start[], __kernel_phys_end[], __text_start[], __text_end[];
+extern char __kernel_phys_start[], __kernel_phys_end[], __text_start[], __text_end[], __readonly_end[];

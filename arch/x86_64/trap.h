@@ -12,6 +12,8 @@ struct trap_frame {
 /* Interrupt vectors. IOAPIC lines go to IRQ_BASE + GSI. */
 enum {
 	VEC_NMI            = 2,
+	VEC_BREAKPOINT     = 3,
+	VEC_OVERFLOW       = 4,
 	VEC_DOUBLE_FAULT   = 8,
 	VEC_PAGE_FAULT     = 14,
 	VEC_MACHINE_CHECK  = 18,

@@ -1,6 +1,7 @@
 /* The timers (kernel/timer.c) and the tick they drive (kernel/tick.c). */
 #include "kernel/ktest.h"
 #include "kernel/timer.h"
+#include "kernel/smp.h"
 #include "kernel/tick.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
@@ -114,6 +115,44 @@ KTEST(timer, cancelled_timer_does_not_fire)
 	KEXPECT(t, timer_cancel(&r.timer));
 	delay_ns(20 * NS_PER_MS);
 	KEXPECT_EQ(t, r.fired, 0);
+}
+
+/* A timer that starts itself again from its function, as the alarm of
+ * setitimer() does, armed on another CPU and cancelled while its function
+ * runs there: timer_cancel() must leave it off, for its owner may free it. */
+static void rearm_slowly(struct timer *t)
+{
+	struct fire_record *r = container_of(t, struct fire_record, timer);
+	r->fired++;
+	delay_ns(20 * NS_PER_US);                 /* a wide window for the cancel to land in */
+	timer_start(t, clock_ns() + 30 * NS_PER_US);
+}
+
+static void start_here(void *arg)
+{
+	struct fire_record *r = arg;
+	timer_start(&r->timer, clock_ns() + 30 * NS_PER_US);
+}
+
+KTEST(timer, cancel_outlasts_a_timer_that_restarts_itself)
+{
+	if (nr_cpus < 2)
+		KSKIP(t, "needs a second CPU");
+	int other = this_cpu()->id == 0 ? 1 : 0;
+	int left_pending = 0;
+	for (int i = 0; i < 50; i++) {
+		struct fire_record r = { .timer = TIMER_INIT(rearm_slowly) };
+		smp_call_on_cpu(other, start_here, &r);
+		delay_ns(100 * NS_PER_US + i * 7 * NS_PER_US);
+		timer_cancel(&r.timer);
+		left_pending += __atomic_load_n(&r.timer.cpu, __ATOMIC_ACQUIRE) >= 0;
+		uint64_t fired = r.fired;
+		delay_ns(200 * NS_PER_US);
+		KEXPECT_EQ(t, r.fired, fired);        /* and it does not fire again */
+		if (r.timer.cpu >= 0)
+			timer_cancel(&r.timer);           /* what the old one left: off before r goes */
+	}
+	KEXPECT_EQ(t, left_pending, 0);
 }
 
 KTEST(timer, uses_tsc_deadline_when_present)

@@ -192,6 +192,26 @@ static void interruptions(void)
 	kill(pid, SIGUSR1);
 	show_status("nanosleep(10 s) cut short by a handled signal (0: EINTR, time left)", pid);
 
+	int fds[2];
+	pipe(fds);                        /* nobody writes: a read waits until a signal comes */
+	if ((pid = fork()) == 0) {
+		char c;
+		_exit((int)read(fds[0], &c, 1));
+	}
+	nanosleep(&moment, NULL);
+	kill(pid, SIGKILL);
+	show_status("a read of an empty pipe, then SIGKILL", pid);
+	if ((pid = fork()) == 0) {
+		on(SIGUSR1, count, 0);
+		char c;
+		_exit(read(fds[0], &c, 1) == -1 && errno == EINTR ? 0 : 1);
+	}
+	nanosleep(&moment, NULL);
+	kill(pid, SIGUSR1);
+	show_status("a read of an empty pipe cut short by a handled signal (0: EINTR)", pid);
+	close(fds[0]);
+	close(fds[1]);
+
 	on_info(SIGCHLD, 0);
 	caught = 0;
 	if ((pid = fork()) == 0)
@@ -261,16 +281,23 @@ static void job_control(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGCHLD, &sa, NULL);
 	caught = 0;
+	int go[2];
+	pipe(go);
 	pid_t pid = fork();
 	if (pid == 0) {
 		kill(getpid(), SIGSTOP);
-		_exit(4);                 /* once continued */
+		char c;                   /* once continued, it waits to be told: an end */
+		read(go[0], &c, 1);       /* before waitpid(WCONTINUED) would be reported instead */
+		_exit(4);
 	}
 	show_wait("a child sends itself SIGSTOP; waitpid(WUNTRACED)", pid, WUNTRACED);
 	yes("SIGCHLD came, CLD_STOPPED", caught == 1 && last_code == CLD_STOPPED && child_status == SIGSTOP);
 	show_wait("waitpid(WUNTRACED | WNOHANG) again: told once", pid, WUNTRACED | WNOHANG);
 	show("kill(SIGCONT)", kill(pid, SIGCONT));
 	show_wait("waitpid(WCONTINUED)", pid, WCONTINUED);
+	write(go[1], "x", 1);
+	close(go[0]);
+	close(go[1]);
 	show_wait("waitpid", pid, 0);
 
 	pid = fork();
