@@ -424,22 +424,33 @@ int mm_move(struct mm *mm, uint64_t from, size_t len, uint64_t to)
 	return 0;
 }
 
-/* The page at va of a private region reads as zeros from now on: cleared
- * in place if mm alone holds it, else replaced by a zeroed page of its own
- * (a fork's child keeps what it saw). False when out of memory. */
-static bool zero_private_page(struct mm *mm, uint64_t va, int prot)
+/* Make the page at va, whose entry is *pte, mm's own, holding what it
+ * held (a copy-on-write page) or zeros (madvise(MADV_DONTNEED)): the page
+ * itself if no one else holds it any more, else a new one, so that those
+ * others keep what they see. The entry then allows what its region's prot
+ * does. False when out of memory. */
+static bool own_page(struct mm *mm, uint64_t *pte, uint64_t va, int prot, bool zeroed)
 {
-	uint64_t *pte = mapped_pte(mm, va);
 	void *page = entry_page(*pte);
+	/* Only its holders can add to a page's count (by forking; a file
+	 * holds a reference to each of its pages, so one still in a file
+	 * never counts one): a count of one, ours, stays one. */
 	if (page_ref_count(page) == 1) {
-		memset(page, 0, PAGE_SIZE);
+		if (zeroed)
+			memset(page, 0, PAGE_SIZE);
 		*pte = make_pte(*pte & PTE_ADDR_MASK, prot, false);
+		invlpg(va);
 		return true;
 	}
-	void *fresh = page_alloc();
-	if (!fresh)
+	void *copy = page_alloc();                /* zeroed */
+	if (!copy)
 		return false;
-	*pte = make_pte(virt_to_phys(fresh), prot, false);
+	if (!zeroed)
+		memcpy(copy, page, PAGE_SIZE);
+	*pte = make_pte(virt_to_phys(copy), prot, false);
+	/* Before the put: once our reference is gone, the last holder may
+	 * write the page in place, and no stale entry of ours may still see
+	 * it (another thread's would read the old page). */
 	shoot_down(mm, va, va + PAGE_SIZE);
 	page_put(page);
 	return true;
@@ -452,7 +463,7 @@ int mm_discard(struct mm *mm, uint64_t addr, size_t len)
 	uint64_t end = PAGE_ALIGN_UP(addr + len);
 	for (uint64_t va = addr; va < end; va += PAGE_SIZE) {
 		struct mm_region *r = mm_region_at(mm, va);
-		if (r && !(r->flags & MM_SHARED) && !zero_private_page(mm, va, r->prot))
+		if (r && !(r->flags & MM_SHARED) && !own_page(mm, mapped_pte(mm, va), va, r->prot, true))
 			return -ENOMEM;
 	}
 	return mm_range_mapped(mm, addr, end - addr) ? 0 : -ENOMEM;
@@ -510,33 +521,6 @@ struct mm *mm_fork(struct mm *parent)
 	return child;
 }
 
-/* Make the copy-on-write page at va, whose entry is *pte, mm's own: the
- * page itself if no one else holds it any more, else a copy. The entry
- * then allows what its region's prot does. False when out of memory. */
-static bool unshare_page(struct mm *mm, uint64_t *pte, uint64_t va, int prot)
-{
-	void *page = entry_page(*pte);
-	/* Only its holders can add to a page's count (by forking; a file
-	 * holds a reference to each of its pages, so one still in a file
-	 * never counts one): a count of one, ours, stays one. */
-	if (page_ref_count(page) == 1) {
-		*pte = make_pte(*pte & PTE_ADDR_MASK, prot, false);
-		invlpg(va);
-		return true;
-	}
-	void *copy = page_alloc();
-	if (!copy)
-		return false;
-	memcpy(copy, page, PAGE_SIZE);
-	*pte = make_pte(virt_to_phys(copy), prot, false);
-	/* Before the put: once our reference is gone, the last holder may
-	 * write the page in place, and no stale entry of ours may still see
-	 * it (another thread's would read the old page). */
-	shoot_down(mm, va, va + PAGE_SIZE);
-	page_put(page);
-	return true;
-}
-
 int mm_write(struct mm *mm, uint64_t addr, const void *src, size_t len)
 {
 	const uint8_t *from = src;
@@ -545,7 +529,7 @@ int mm_write(struct mm *mm, uint64_t addr, const void *src, size_t len)
 		if (!r)
 			return -EFAULT;
 		uint64_t va = PAGE_ALIGN_DOWN(addr), *pte = mapped_pte(mm, va);
-		if ((*pte & PTE_COW) && !unshare_page(mm, pte, va, r->prot))
+		if ((*pte & PTE_COW) && !own_page(mm, pte, va, r->prot, false))
 			return -ENOMEM;
 		size_t offset = addr % PAGE_SIZE, n = MIN(len, PAGE_SIZE - offset);
 		memcpy((uint8_t *)entry_page(*pte) + offset, from, n);
@@ -576,7 +560,7 @@ bool mm_fault(struct mm *mm, uint64_t addr, uint64_t error_code)
 	if (r && (r->prot & PROT_WRITE)) {
 		uint64_t va = PAGE_ALIGN_DOWN(addr), *pte = mapped_pte(mm, va);
 		if (*pte & PTE_COW)
-			resolved = unshare_page(mm, pte, va, r->prot);
+			resolved = own_page(mm, pte, va, r->prot, false);
 		else
 			resolved = *pte & PTE_WRITE;   /* made writable since this CPU cached it */
 	}

@@ -6,6 +6,7 @@
 #include "kernel/timer.h"
 #include "kernel/syscalls.h"
 #include "kernel/errno.h"
+#include "kernel/panic.h"
 #include "sched/platform.h"
 #include "sched/task.h"
 #include "lib/util.h"
@@ -63,7 +64,7 @@ void poll_wait(struct poll_table *pt, struct poll_list *l)
 		if (pt->hooks[i].list == l)
 			return;           /* two descriptors of one pipe: one hook serves */
 	if (pt->nr_hooks == pt->max_hooks)
-		return;                   /* cannot happen: one hook per descriptor at most */
+		panic("poll_wait: a file kind's poll hangs more than one hook");   /* kernel/poll.h's rule */
 	struct poll_hook *h = &pt->hooks[pt->nr_hooks++];
 	*h = (struct poll_hook){ .list = l, .table = pt };
 	uint64_t flags = spin_lock_irqsave(&l->lock);

@@ -31,8 +31,9 @@ void poll_list_init(struct poll_list *l, const char *name);
 void poll_wake(struct poll_list *l);
 
 struct poll_table;
-/* From a file's poll method: hang the caller's hook on l, unless it is
- * only asking (pt NULL) or already has. */
+/* From a file's poll method, once per call: hang the caller's hook on l,
+ * unless it is only asking (pt NULL) or already has (two descriptors of
+ * one pipe). A poll has one hook per descriptor. */
 void poll_wait(struct poll_table *pt, struct poll_list *l);
 
 /* The system calls' work: fds in kernel memory; deadline in clock_ns()
