@@ -1,5 +1,4 @@
 #include "kernel/debugkeys.h"
-#include "kernel/serial.h"
 #include "kernel/printk.h"
 #include "kernel/percpu.h"
 #include "kernel/pmm.h"
@@ -57,20 +56,34 @@ static const struct debugkey keys[] = {
 
 static void show_help(void)
 {
-	pr_info("debug keys:");
+	pr_info("debug keys: Ctrl-T, then");
 	for (unsigned i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		pr_info("  %c  %s", keys[i].key, keys[i].help);
 }
 
-void debugkeys_poll(void)
+static void run_key(uint8_t c)
 {
-	for (int c; (c = serial_getc()) >= 0; ) {
-		unsigned i = 0;
-		while (i < sizeof(keys) / sizeof(keys[0]) && keys[i].key != c)
-			i++;
-		if (i < sizeof(keys) / sizeof(keys[0]))
+	for (unsigned i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (keys[i].key == c) {
 			keys[i].fn();
-		else if (c >= ' ' && c < 127)
-			pr_info("debug keys: '%c' does nothing; 'h' lists the keys", c);
+			return;
+		}
+	if (c >= ' ' && c < 127)
+		pr_info("debug keys: Ctrl-T '%c' does nothing; Ctrl-T h lists the keys", c);
+}
+
+bool debugkeys_take(uint8_t c)
+{
+	/* The serial interrupt goes to one CPU, which handles it with
+	 * interrupts off: one byte at a time. */
+	static bool prefixed;
+	if (prefixed) {
+		prefixed = false;
+		if (c == DEBUGKEYS_PREFIX)
+			return false;
+		run_key(c);
+		return true;
 	}
+	prefixed = c == DEBUGKEYS_PREFIX;
+	return prefixed;
 }

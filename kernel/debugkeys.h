@@ -1,7 +1,14 @@
 /*
- * Keys typed on the serial console act at once, like Linux's SysRq: `h`
- * lists them. They run in the serial interrupt handler.
+ * Keys typed on the serial console that act at once, like Linux's SysRq,
+ * whatever the programs do: Ctrl-T, then the key (Ctrl-T h lists them).
+ * They run in the serial interrupt handler.
  */
 #pragma once
+#include <stdbool.h>
+#include <stdint.h>
 
-void debugkeys_poll(void);            /* handle every key waiting in the serial ring */
+#define DEBUGKEYS_PREFIX 0x14         /* Ctrl-T; twice, it is typed as itself */
+
+/* A typed byte: true if it was the debug keys' (the prefix, or the key
+ * after it), false if it belongs to the terminal. */
+bool debugkeys_take(uint8_t c);

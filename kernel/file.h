@@ -4,7 +4,7 @@
  * share its offset and flags. So a file is counted, and goes when the last
  * reference does. What a file does is its kind's, an ops table: a regular
  * file (kernel/ramfs_file.c), a directory (kernel/dir_file.c), a device
- * (kernel/console_file.c, kernel/dev_file.c), a pipe's end (kernel/pipe.c).
+ * (kernel/tty.c, kernel/dev_file.c), a pipe's end (kernel/pipe.c).
  * A file opened by name also holds its inode (kernel/ramfs.h), whose stat
  * is the file's.
  */

@@ -11,7 +11,7 @@
 #include "kernel/ramfs_file.h"
 #include "kernel/dir_file.h"
 #include "kernel/dev_file.h"
-#include "kernel/console_file.h"
+#include "kernel/tty.h"
 #include "kernel/path_walk.h"
 #include "kernel/file.h"
 #include "kernel/kmalloc.h"
@@ -318,7 +318,7 @@ void fs_init(void)
 		{ "/tmp", 01777 }, { "/dev", 0755 }, { "/dev/shm", 01777 },
 	};
 	static const struct { const char *path; struct device dev; } devices[] = {
-		{ "/dev/console", { 0600, 5 << 8 | 1, &console_file_ops } },   /* Linux's numbers */
+		{ "/dev/console", { 0600, 5 << 8 | 1, &tty_file_ops } },   /* Linux's numbers */
 		{ "/dev/null", { 0666, 1 << 8 | 3, &dev_null_ops } },
 		{ "/dev/zero", { 0666, 1 << 8 | 5, &dev_zero_ops } },
 	};
@@ -413,7 +413,7 @@ KTEST(fs, dev_console_is_the_console)
 {
 	struct file *f;
 	KASSERT(t, fs_open(NULL, "/dev/console", O_WRONLY, 0, &f) == 0);
-	KEXPECT(t, f->ops == &console_file_ops);
+	KEXPECT(t, f->ops == &tty_file_ops);
 	struct stat st;
 	KEXPECT_EQ(t, file_stat(f, &st), 0);
 	KEXPECT_EQ(t, st.st_mode, S_IFCHR | 0600);

@@ -10,6 +10,7 @@
 #include "kernel/multiboot.h"
 #include "kernel/printk.h"
 #include "kernel/serial.h"
+#include "kernel/tty.h"
 #include "kernel/percpu.h"
 #include "kernel/params.h"
 #include "kernel/pmm.h"
@@ -139,7 +140,8 @@ static void kernel_init(void *arg)
 	pr_info("smp: %d CPUs online, %llu ms after the first was started, %llu ms after kernel entry",
 		cpus_online(), (unsigned long long)(clock_ns() - t0) / NS_PER_MS,
 		(unsigned long long)clock_ns() / NS_PER_MS);
-	serial_enable_rx_irq();
+	tty_init();                                     /* the console terminal's line discipline */
+	serial_enable_rx_irq();                         /* typing reaches it */
 
 	tasks_start_reaper();
 	fs_init();                                      /* the root: /tmp, /dev and its devices */
@@ -160,7 +162,7 @@ static void kernel_init(void *arg)
 		crash_now();
 		panic("crash: the deliberate crash did not crash");
 	}
-	pr_info("leftmost is up. Debug keys on the console: 'h' lists them. Quit QEMU with Ctrl-A X.");
+	pr_info("leftmost is up. Debug keys on the console: Ctrl-T h lists them. Quit QEMU with Ctrl-A X.");
 	demo_run();
 }
 

@@ -15,6 +15,7 @@
  * the tree's.
  */
 #include "kernel/process.h"
+#include "kernel/tty.h"
 #include "kernel/thread.h"
 #include "kernel/futex.h"
 #include "kernel/exec.h"
@@ -174,6 +175,7 @@ int process_spawn(const char *path, const char *const argv[], const char *const 
 		mm_destroy(mm);
 		return -ENOMEM;
 	}
+	tty_offer(proc->sid, proc->pgid);           /* as a getty would: the console is its terminal */
 	task_start(p);
 	return proc->pid;
 }
@@ -547,6 +549,26 @@ static void continue_if_sigcont(struct process *proc, int signal)
 		tell_parent_stop_or_continue(proc, SIGCONT);
 }
 
+/* Under the tree lock: sig to each selected process but `skip`, from
+ * `info` (kill()'s or the kernel's). 0, or -ESRCH if none was selected. */
+static int send_to_selected(struct selection sel, const struct process *skip, const struct sig_info *info)
+{
+	assert_held(&tree.lock);
+	int ret = -ESRCH;
+	struct list_node *n;
+	list_for_each(n, &all_processes) {
+		struct process *proc = list_entry(n, struct process, all);
+		if (!selected(proc, sel) || proc == skip)
+			continue;
+		ret = 0;                      /* signal 0 only asks whether it exists, as a zombie too */
+		if (info->signo && !proc->exited) {
+			continue_if_sigcont(proc, info->signo);
+			signal_send(proc, info);
+		}
+	}
+	return ret;
+}
+
 int process_kill(int pid, int signal)
 {
 	if (signal < 0 || signal > NSIG)
@@ -554,23 +576,49 @@ int process_kill(int pid, int signal)
 	if (pid == INT32_MIN)
 		return -ESRCH;                    /* -pid would overflow: Linux's answer */
 	struct process *me = sched_current()->process;
-	struct selection sel = select_by_pid(pid);
+	struct sig_info info = { .signo = signal, .pid = me ? me->pid : 0 };
+	uint64_t flags = spin_lock_irqsave(&tree.lock);
+	int ret = send_to_selected(select_by_pid(pid), pid == -1 ? me : NULL, &info);
+	spin_unlock_irqrestore(&tree.lock, flags);
+	return ret;
+}
+
+int process_signal_group(int pgid, int signal)
+{
+	struct sig_info info = { .signo = signal, .code = SI_KERNEL };
+	uint64_t flags = spin_lock_irqsave(&tree.lock);
+	int ret = send_to_selected((struct selection){ ONE_GROUP, pgid }, NULL, &info);
+	spin_unlock_irqrestore(&tree.lock, flags);
+	return ret;
+}
+
+int process_group_in_session(int pgid, int sid)
+{
 	int ret = -ESRCH;
 	uint64_t flags = spin_lock_irqsave(&tree.lock);
 	struct list_node *n;
 	list_for_each(n, &all_processes) {
 		struct process *proc = list_entry(n, struct process, all);
-		if (!selected(proc, sel) || (pid == -1 && proc == me))
-			continue;
-		ret = 0;                      /* signal 0 only asks whether it exists, as a zombie too */
-		if (signal && !proc->exited) {
-			continue_if_sigcont(proc, signal);
-			struct sig_info info = { .signo = signal, .pid = me ? me->pid : 0 };
-			signal_send(proc, &info);
-		}
+		if (proc->pgid == pgid && !proc->exited)
+			ret = proc->sid == sid ? 0 : -EPERM;   /* a group lives in one session */
 	}
 	spin_unlock_irqrestore(&tree.lock, flags);
 	return ret;
+}
+
+bool process_group_orphaned(int pgid)
+{
+	bool orphaned = true;
+	uint64_t flags = spin_lock_irqsave(&tree.lock);
+	struct list_node *n;
+	list_for_each(n, &all_processes) {
+		struct process *proc = list_entry(n, struct process, all);
+		const struct process *parent = proc->parent;
+		if (proc->pgid == pgid && !proc->exited && parent && parent->pgid != pgid && parent->sid == proc->sid)
+			orphaned = false;
+	}
+	spin_unlock_irqrestore(&tree.lock, flags);
+	return orphaned;
 }
 
 int process_nice(bool all, int pgid, bool set, int nice, int *lowest)
@@ -681,6 +729,8 @@ static bool tell_parent(struct process *proc)
  * go, and its parent hears of its end. */
 static void end_process(struct process *proc)
 {
+	if (proc->sid == proc->pid)
+		tty_session_ended(proc->sid);     /* a leader's sid is its for good */
 	mm_destroy(proc->mm);
 	fdtable_put(proc->files);         /* may wake a pipe's other end: before the parent hears */
 	inode_put(proc->cwd);

@@ -141,6 +141,16 @@ int process_waitid(int idtype, int id, int options, int *pid, int *status);
  * -pid. 0, -ESRCH (nobody), -EINVAL. Signal 0 only asks whether pid exists
  * (a zombie does). */
 int process_kill(int pid, int signal);
+/* The terminal's (kernel/tty.c): sig from the kernel to every process of
+ * group pgid (0, or -ESRCH if it has none)... */
+int process_signal_group(int pgid, int signal);
+/* ...whether group pgid lives in session sid (0), elsewhere (-EPERM) or
+ * nowhere (-ESRCH)... */
+int process_group_in_session(int pgid, int sid);
+/* ...and whether it is orphaned (POSIX): none of its processes has a
+ * parent in another group of its session, a shell that could continue
+ * it. A stop would then be for ever, so the terminal does not stop it. */
+bool process_group_orphaned(int pgid);
 /* A fault of the running program's (user_fault): its handler runs, unless
  * it has none or blocks the signal, which then ends the process (Linux's
  * rule). False if the process is to end. */

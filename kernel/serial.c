@@ -1,6 +1,7 @@
 #include "kernel/serial.h"
 #include "arch/x86_64/ioapic.h"
 #include "kernel/debugkeys.h"
+#include "kernel/tty.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/io.h"
 #include "arch/x86_64/trap.h"
@@ -16,11 +17,6 @@ enum {                     /* register offsets from the base port */
 #define LSR_THR_EMPTY   0x20
 
 static bool present;
-
-/* A ring of received bytes, filled by the interrupt handler and emptied
- * by debugkeys_poll(), which that handler calls: one CPU, one context. */
-static char rx_ring[256];
-static unsigned rx_head, rx_tail;
 
 void serial_init(void)
 {
@@ -58,15 +54,15 @@ void serial_write(const char *s, size_t len)
 	}
 }
 
+/* Typed bytes go to the terminal, but for the debug keys. */
 static void serial_irq(struct trap_frame *frame)
 {
 	(void)frame;
 	while (inb(COM1 + UART_LSR) & LSR_DATA_READY) {
-		char c = (char)inb(COM1 + UART_DATA);
-		if (rx_head - rx_tail < sizeof(rx_ring))
-			rx_ring[rx_head++ % sizeof(rx_ring)] = c;
+		uint8_t c = inb(COM1 + UART_DATA);
+		if (!debugkeys_take(c))
+			tty_receive(c);
 	}
-	debugkeys_poll();
 }
 
 void serial_enable_rx_irq(void)
@@ -78,11 +74,4 @@ void serial_enable_rx_irq(void)
 		return;
 	irq_register(vector, serial_irq);
 	outb(COM1 + UART_IER, 0x01);          /* interrupt when data arrives */
-}
-
-int serial_getc(void)
-{
-	if (rx_tail == rx_head)
-		return -1;
-	return (unsigned char)rx_ring[rx_tail++ % sizeof(rx_ring)];
 }

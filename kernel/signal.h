@@ -53,6 +53,8 @@ struct user_stack {
 	uint64_t size;
 };
 
+/* si_code of a signal the kernel sends of itself (the terminal's). */
+#define SI_KERNEL 0x80
 /* SIGCHLD's si_code: what became of the child. */
 enum { CLD_EXITED = 1, CLD_KILLED = 2, CLD_STOPPED = 5, CLD_CONTINUED = 6 };
 

@@ -59,13 +59,15 @@ def read_some(fd):
 
 
 def run(cmd, timeout=None, log=None, echo=True, stall=None, serial=None,
-        drain=(), **popen):
+        drain=(), typist=None, **popen):
     """Run an emulator, copying the guest's serial output to stdout (if echo)
     and to log, until the emulator has ended and its output is read.
 
     serial: the file descriptor the serial output arrives on; by default the
     emulator's stdout (a pipe). drain: descriptors to read and throw away
-    (Bochs's screen). popen: subprocess.Popen's arguments.
+    (Bochs's screen). typist: a tools/typist.py Typist that hears the
+    serial output and types at the emulator's stdin (the serial input).
+    popen: subprocess.Popen's arguments.
     Returns the exit status, TIMEOUT_STATUS if timeout seconds passed, or
     None if stall is set and nothing came in stall seconds (the emulator is
     killed) or it ended without any output."""
@@ -74,6 +76,8 @@ def run(cmd, timeout=None, log=None, echo=True, stall=None, serial=None,
             return 130
         if serial is None:
             popen["stdout"] = subprocess.PIPE
+        if typist:
+            popen["stdin"] = subprocess.PIPE
         proc = subprocess.Popen(cmd, **popen)
         running.add(proc)
     if serial is None:
@@ -97,7 +101,14 @@ def run(cmd, timeout=None, log=None, echo=True, stall=None, serial=None,
                 stop(proc)
                 return None
             ended = proc.poll() is not None
-            events = sel.select(0 if ended else 0.5)
+            keys = typist.keys() if typist and not ended else b""
+            if keys:
+                try:
+                    proc.stdin.write(keys)
+                    proc.stdin.flush()
+                except BrokenPipeError:
+                    pass                    # it is ending: the verdict will say why
+            events = sel.select(0 if ended else 0.1 if typist else 0.5)
             if ended and not events:
                 break
             serial_closed = False
@@ -109,6 +120,8 @@ def run(cmd, timeout=None, log=None, echo=True, stall=None, serial=None,
                 if not data or not key.data:
                     continue
                 got_output = True
+                if typist:
+                    typist.heard(data)
                 if echo:
                     sys.stdout.buffer.write(data)
                     sys.stdout.buffer.flush()
@@ -126,6 +139,8 @@ def run(cmd, timeout=None, log=None, echo=True, stall=None, serial=None,
         stop(proc)
         if proc.stdout:
             proc.stdout.close()
+        if typist and proc.stdin:
+            proc.stdin.close()
         running.discard(proc)
         if logf:
             logf.close()

@@ -103,13 +103,15 @@ def build_command(iso, smp=4, mem="512M", accel="tcg", machine="pc",
 
 def boot(iso, smp=4, mem="512M", accel="auto", machine="pc", uefi=False,
          timeout=None, log=None, gdb=None, paused=False, extra=(),
-         echo=True, quiet=False, dry_run=False, stderr=None, interactive=None):
+         echo=True, quiet=False, dry_run=False, stderr=None, interactive=None,
+         typist=None):
     """Choose the accelerator, boot the ISO, return the exit status.
 
     echo: copy the serial output to stdout. quiet: no "qemu:" notes.
-    interactive: let the user type (default: if echo and stdin is a tty)."""
+    interactive: let the user type (default: if echo and stdin is a tty).
+    typist: a tools/typist.py Typist types instead (not interactive)."""
     if interactive is None:
-        interactive = echo and os.isatty(0)
+        interactive = echo and os.isatty(0) and not typist
     if not os.path.exists(iso):
         raise SystemExit(f"qemu: {iso}: no such file")
     accel, automatic = choose_accel(accel, gdb)
@@ -130,8 +132,9 @@ def boot(iso, smp=4, mem="512M", accel="auto", machine="pc", uefi=False,
                           file=sys.stderr)
             # Only an automatic KVM choice may fall back (not with -S).
             stall = KVM_STALL_SECONDS if automatic and not paused else None
+            stdin = {} if typist else {"stdin": None if interactive else subprocess.DEVNULL}
             status = emulator.run(cmd, timeout, log, echo, stall, stderr=stderr,
-                                  stdin=None if interactive else subprocess.DEVNULL)
+                                  typist=typist, **stdin)
             if status is not None:
                 if status == emulator.TIMEOUT_STATUS and not quiet:
                     print(f"qemu: timeout after {timeout:g} s", file=sys.stderr)

@@ -37,6 +37,7 @@ import qemu  # noqa: E402
 import sched_debug  # noqa: E402
 import tracecheck  # noqa: E402
 import tracefile  # noqa: E402
+import typist  # noqa: E402
 from emulator import PASS, FAIL, PANIC, TIMEOUT_STATUS  # noqa: E402
 
 SUITES_FILE = os.path.join(ROOT, "tests", "kernel-suites.txt")
@@ -197,8 +198,9 @@ def judge_run(cfg, status, lines, r, fail, log_misses):
         pass
     elif status == PANIC or any("PANIC:" in line for line in lines):
         fail("kernel panic", panic_report(lines))
-    elif status != (FAIL if "fails" in cfg.flags else PASS):
-        fail(f"exit status {status} (33: every workload ran, 35: some did not)", tail(lines))
+    elif status != (FAIL if "fails" in cfg.flags else 0 if "off" in cfg.flags else PASS):
+        fail(f"exit status {status} (33: every workload ran, 35: some did not, "
+             f"0: powered off)", tail(lines))
     for e in errors:
         fail(e)
     logs = sum(f.startswith("log=") for f in cfg.flags)
@@ -215,16 +217,25 @@ def run_config(cfg, elf, echo):
         return Result("FAIL", str(e) or type(e).__name__, failed=1, details=[])
 
 
+def keys_file(cfg):
+    """The keys=FILE flag's file (from the top of the tree), or None."""
+    keys = [f[len("keys="):] for f in cfg.flags if f.startswith("keys=")]
+    return os.path.join(ROOT, keys[0]) if keys else None
+
+
 def boot(cfg, iso, log, echo):
     """Boot the configuration's ISO in its emulator; the exit status."""
+    keys = keys_file(cfg)
     if cfg.emu == "bochs":
+        if keys:
+            raise SystemExit("keys= needs QEMU: Bochs's serial input is not wired")
         o = bochs.parse_args(["--iso", iso] + cfg.opts)
         return bochs.boot(iso, o.smp, o.mem, o.cpu, o.ips, o.time0, cfg.timeout, log,
                           echo=echo, quiet=not echo)
     o = qemu.parse_args(["--iso", iso] + cfg.opts)
     return qemu.boot(iso, o.smp, o.mem, o.accel, o.machine, o.uefi, cfg.timeout, log,
                      extra=o.extra, echo=echo, quiet=not echo, stderr=subprocess.STDOUT,
-                     interactive=False)
+                     interactive=False, typist=typist.Typist(typist.load(keys)) if keys else None)
 
 
 def compare_runs(r, first, second):
@@ -280,7 +291,7 @@ def try_config(cfg, elf, echo):
     for flag in cfg.flags:
         if flag.startswith("linux="):
             linuxcompare.check(r, flag[len("linux="):], os.path.dirname(os.path.abspath(elf)),
-                               read(log).splitlines(), os.path.dirname(log))
+                               read(log).splitlines(), os.path.dirname(log), keys_file(cfg))
     if "same" in cfg.flags and r.verdict == "PASS" and not stopping:
         again = os.path.join(ROOT, "build", "test-logs", cfg.name + ".again.log")
         second = judge(cfg, boot(cfg, iso, again, echo), read(again))
