@@ -1,32 +1,50 @@
 #include "kernel/cputime.h"
+#include "kernel/task.h"
 #include "sched/api.h"
 #include "sched/platform.h"
-#include "arch/x86_64/time.h"
-#include "arch/x86_64/hooks.h"
 
-void cputime_to_user(void)
-{
-	sched_current()->user_since = clock_ns();
-}
-
-void cputime_from_user(void)
+void cputime_tick(bool from_user)
 {
 	struct task *me = sched_current();
-	uint64_t stretch = clock_ns() - me->user_since;
-	__atomic_store_n(&me->user_ns, me->user_ns + stretch, __ATOMIC_RELAXED);
+	__atomic_fetch_add(from_user ? &me->user_ticks : &me->system_ticks, 1, __ATOMIC_RELAXED);
 }
 
-/* The hook (arch/x86_64/hooks.h): an interrupt or exception from ring 3. */
-void enter_from_user(void)
+/* total * part / whole, without 128-bit division (there is none in a
+ * freestanding kernel): the counts are cut to 32 bits first, which costs
+ * no precision that a tick's sampling has. */
+static uint64_t share(uint64_t total, uint64_t part, uint64_t whole)
 {
-	cputime_from_user();
+	while (whole >> 32) {
+		part >>= 1;
+		whole >>= 1;
+	}
+	return total / whole * part + total % whole * part / whole;
 }
 
 struct cputime task_cputime(struct task *p)
 {
-	uint64_t total = task_sched_runtime(p), user = __atomic_load_n(&p->user_ns, __ATOMIC_RELAXED);
-	/* Two clocks read at different moments: user may run a little ahead. */
+	uint64_t total = task_sched_runtime(p);
+	uint64_t user_ticks = __atomic_load_n(&p->user_ticks, __ATOMIC_RELAXED);
+	uint64_t system_ticks = __atomic_load_n(&p->system_ticks, __ATOMIC_RELAXED);
+	uint64_t user = system_ticks == 0 ? total : share(total, user_ticks, user_ticks + system_ticks);
+
+	/* Neither part goes back on what the last call told: the total
+	 * only grows, so there is room for both. */
+	uint64_t flags = spin_lock_irqsave(&p->cputime_lock);
+	if (total < p->told_user_ns + p->told_system_ns)      /* two CPUs' clocks, a hair apart */
+		total = p->told_user_ns + p->told_system_ns;
 	if (user > total)
 		user = total;
-	return (struct cputime){ user, total - user };
+	uint64_t system = total - user;
+	if (system < p->told_system_ns)
+		system = p->told_system_ns;
+	user = total - system;
+	if (user < p->told_user_ns) {
+		user = p->told_user_ns;
+		system = total - user;
+	}
+	p->told_user_ns = user;
+	p->told_system_ns = system;
+	spin_unlock_irqrestore(&p->cputime_lock, flags);
+	return (struct cputime){ user, system };
 }

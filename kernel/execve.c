@@ -7,7 +7,6 @@
  * close-on-exec close, and the thread enters the new program.
  */
 #include "kernel/process.h"
-#include "kernel/cputime.h"
 #include "kernel/exec.h"
 #include "kernel/fdtable.h"
 #include "kernel/cwd.h"
@@ -120,7 +119,6 @@ static void __attribute__((noreturn)) switch_program(struct mm *mm, const char *
 	strlcpy(me->name, process_name_of(path), sizeof(me->name));
 	kstack_rename(me->kstack_top, me->name);
 	reset_thread_state(me);
-	cputime_to_user();
 	arch_enter_user(mm->entry, mm->start_stack);
 }
 

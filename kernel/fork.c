@@ -10,7 +10,6 @@
  */
 #include "kernel/process.h"
 #include "kernel/thread.h"
-#include "kernel/cputime.h"
 #include "kernel/fdtable.h"
 #include "kernel/task.h"
 #include "kernel/kmalloc.h"
@@ -46,7 +45,6 @@ static void resume_child(void *arg)
 	if (start.set_tid)
 		copy_to_user((void *)start.set_tid, &me->pid, sizeof(me->pid));   /* a bad address: as Linux, no matter */
 	start.regs.rax = 0;
-	cputime_to_user();
 	arch_resume_user(&start.regs);
 }
 

@@ -2,12 +2,14 @@
  * around the handler (arch/x86_64/hooks.h). */
 #include "arch/x86_64/hooks.h"
 #include "kernel/tick.h"
+#include "kernel/percpu.h"
 #include "sched/api.h"
 
 /* Whatever woke an idle CPU, its tick runs again, before the handler can
  * make a task runnable here (nohz: kernel/tick.c). */
-void irq_enter(void)
+void irq_enter(bool from_user)
 {
+	this_cpu()->irq_from_user = from_user;
 	tick_restart();
 }
 
@@ -15,6 +17,7 @@ void irq_enter(void)
  * interrupted, switch tasks if the scheduler asked to. */
 void irq_exit(bool interrupted_irqs_on)
 {
+	this_cpu()->irq_from_user = false;
 	if (interrupted_irqs_on)
 		preempt_schedule_irq();
 }

@@ -20,6 +20,8 @@ struct cpu {
 	uint32_t apic_id;
 	bool online;                  /* set once by the CPU itself (cpu_set_online); read with cpu_online() */
 	uint64_t ticks;               /* timer interrupts taken: written by the CPU itself, atomic */
+	bool irq_from_user;           /* the interrupt it handles came from ring 3 (kernel/irq.c):
+	                                 where the tick samples the running task (kernel/cputime.h) */
 	const char *context;          /* what runs here, for messages ("idle/2") */
 	struct task *current;         /* the task running here; NULL before the scheduler starts */
 	const struct trap_frame *stopped_at;   /* where a panic's NMI stopped it (atomic: another CPU waits) */

@@ -148,7 +148,6 @@ static void enter_program(void *arg)
 {
 	(void)arg;
 	const struct mm *mm = sched_current()->process->mm;
-	cputime_to_user();
 	arch_enter_user(mm->entry, mm->start_stack);
 }
 
@@ -683,7 +682,6 @@ void exit_to_user(struct user_regs *regs)
 	struct task *me = sched_current();
 	if (task_signal_pending(me) || me->thread->restarting)
 		signal_deliver(regs);
-	cputime_to_user();
 }
 
 /* Under the tree lock: proc's children will have nobody to wait for them. */

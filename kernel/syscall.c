@@ -13,7 +13,6 @@
 #include "kernel/syscall.h"
 #include "kernel/syscalls.h"
 #include "kernel/process.h"
-#include "kernel/cputime.h"
 #include "kernel/signal.h"
 #include "kernel/printk.h"
 #include "kernel/errno.h"
@@ -164,7 +163,6 @@ long syscall_dispatch(struct user_regs *regs)
 	/* Linux's argument order; r10 stands in for rcx, which `syscall` overwrites. */
 	const uint64_t arg[6] = { regs->rdi, regs->rsi, regs->rdx, regs->r10, regs->r8, regs->r9 };
 	uint64_t nr = regs->rax;
-	cputime_from_user();
 	long ret = nr < ARRAY_SIZE(table) && table[nr] ? table[nr](arg) : not_implemented(nr);
 	regs->rax = (uint64_t)ret;
 	if (ret == -ERESTARTSYS)

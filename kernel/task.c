@@ -110,6 +110,7 @@ struct task *task_create(const char *name, void (*fn)(void *arg), void *arg)
 	p->refcount = 1;
 	list_init(&p->wait_node);
 	wait_queue_init(&p->exited, "task_exited");
+	p->cputime_lock = (struct spinlock)SPINLOCK_INIT("cputime");
 	p->saved_rsp = arch_task_stack_init(p->kstack_top);
 
 	uint64_t flags = spin_lock_irqsave(&tasks_lock);

@@ -1,6 +1,7 @@
 #include "kernel/tick.h"
 #include "kernel/timer.h"
 #include "kernel/percpu.h"
+#include "kernel/cputime.h"
 #include "kernel/params.h"
 #include "arch/x86_64/time.h"
 #include "arch/x86_64/cpu.h"
@@ -38,6 +39,7 @@ static void tick(struct timer *t)
 	uint64_t period = tick_period_ns(), now = clock_ns();
 	uint64_t periods = 1 + (now - t->expires) / period;
 	__atomic_fetch_add(&this_cpu()->ticks, periods, __ATOMIC_RELAXED);
+	cputime_tick(this_cpu()->irq_from_user);
 	timer_start(t, t->expires + periods * period);
 	scheduler_tick();
 }

@@ -150,9 +150,10 @@ struct task {
 	uint64_t fs_base;                 /* its FS base (the C library's thread pointer): only the task
 	                                     itself (arch_prctl); the switch loads it */
 	uint64_t clear_child_tid;         /* set_tid_address(): only the task itself */
-	uint64_t user_ns;                 /* its time in ring 3 (kernel/cputime.c): written by the
-	                                     task itself, read anywhere; atomic */
-	uint64_t user_since;              /* when it last went to ring 3: only the task itself */
+	uint64_t user_ticks;              /* the ticks that found it in ring 3 (kernel/cputime.c)... */
+	uint64_t system_ticks;            /* ...and in the kernel: its CPU's tick; atomic */
+	struct spinlock cputime_lock;     /* the split last told: kernel/cputime.c */
+	uint64_t told_user_ns, told_system_ns;
 	bool sigpending;                  /* a signal waits for it (kernel/signal.c): interruptible
 	                                     sleeps end (sched/wait.h); set by the sender, cleared by
 	                                     the task itself; atomic: task_signal_pending() */

@@ -9,8 +9,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* An interrupt has arrived; its handler has not run yet (kernel/irq.c). */
-void irq_enter(void);
+/* An interrupt has arrived, from ring 3 or not; its handler has not run
+ * yet (kernel/irq.c). */
+void irq_enter(bool from_user);
 /* An interrupt has been handled and is about to return; interrupted_irqs_on:
  * the code it interrupted could be interrupted, so may be switched away from. */
 void irq_exit(bool interrupted_irqs_on);
@@ -36,10 +37,6 @@ long syscall_dispatch(struct user_regs *regs);
  * them on: true if the kernel made the access possible (a write to a
  * copy-on-write page), and the instruction is retried (kernel/mm.c). */
 bool page_fault_resolved(uint64_t addr, uint64_t error_code);
-/* The running task has just come into the kernel from ring 3, by an
- * interrupt or exception, interrupts off (kernel/cputime.c: the time
- * since it last left was user time). */
-void enter_from_user(void);
 /* The running task is about to return to ring 3, from a system call or an
  * interrupt, interrupts off: the last moment to act on what concerns it (a
  * fatal signal); may end it (kernel/process.c). */

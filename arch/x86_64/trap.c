@@ -140,7 +140,7 @@ static void handle_exception(struct trap_frame *f)
 
 static void handle_interrupt(struct trap_frame *f)
 {
-	irq_enter();                     /* every interrupt, spurious ones too */
+	irq_enter(f->cs & 3);            /* every interrupt, spurious ones too */
 	if (f->vector >= VEC_LEGACY_PIC && f->vector < VEC_LEGACY_PIC + 16)
 		return;                    /* spurious from the masked 8259: no EOI */
 	if (f->vector == VEC_SPURIOUS)
@@ -157,8 +157,6 @@ static void handle_interrupt(struct trap_frame *f)
 
 void trap_dispatch(struct trap_frame *f)
 {
-	if (f->cs & 3)
-		enter_from_user();
 	if (f->vector < 32)
 		handle_exception(f);
 	else
