@@ -1,15 +1,27 @@
 /*
- * Plain byte-at-a-time loops: slower than word-sized copies, but obviously
- * correct. Comparisons treat bytes as unsigned char, as C requires.
+ * Plain loops, obviously correct; comparisons treat bytes as unsigned
+ * char, as C requires. memset and memcpy alone move whole 8-byte words
+ * where they can: they zero and copy every page the kernel hands out or
+ * copies (copy-on-write, fork), and a page byte by byte was 4,096 trips
+ * round a loop, about 20 µs under QEMU's TCG, a fork's largest cost.
  */
 #include "lib/string.h"
 
 #include <stdbool.h>
 
+/* A word that may alias any other type, as bytes may. */
+typedef uint64_t __attribute__((may_alias)) word;
+#define WORD_ALIGNED(p) (((uintptr_t)(p) & (sizeof(word) - 1)) == 0)
+
 void *memset(void *dst, int c, size_t n)
 {
 	unsigned char *d = dst;
+	const word pattern = 0x0101010101010101ULL * (unsigned char)c;
 
+	for (; n > 0 && !WORD_ALIGNED(d); n--)
+		*d++ = (unsigned char)c;
+	for (; n >= sizeof(word); n -= sizeof(word), d += sizeof(word))
+		*(word *)d = pattern;
 	while (n--)
 		*d++ = (unsigned char)c;
 	return dst;
@@ -20,6 +32,11 @@ void *memcpy(void *restrict dst, const void *restrict src, size_t n)
 	unsigned char *d = dst;
 	const unsigned char *s = src;
 
+	for (; n > 0 && !WORD_ALIGNED(d); n--)
+		*d++ = *s++;
+	if (WORD_ALIGNED(s))              /* both aligned now: words */
+		for (; n >= sizeof(word); n -= sizeof(word), d += sizeof(word), s += sizeof(word))
+			*(word *)d = *(const word *)s;
 	while (n--)
 		*d++ = *s++;
 	return dst;
