@@ -84,10 +84,23 @@ static void free_table(uint64_t *table, int depth)
 	page_free(table);
 }
 
+/* On a CPU that may still hold mm lazily: let go of it. */
+static void let_go(void *mm)
+{
+	if (__atomic_load_n(&active[this_cpu()->id], __ATOMIC_RELAXED) == mm)
+		mm_activate(NULL);
+}
+
 void mm_destroy(struct mm *mm)
 {
 	if (read_cr3() == virt_to_phys(mm->pml4))
 		panic("mm_destroy: the address space is in use on this CPU");
+	/* A CPU that ran one of its threads and then a kernel task still has
+	 * its tables loaded (kernel/sched_glue.c): it leaves them before they
+	 * go. Nothing can load them again: no thread of mm is left. */
+	for (int cpu = 0; cpu < MAX_CPUS; cpu++)
+		if (__atomic_load_n(&active[cpu], __ATOMIC_RELAXED) == mm)
+			smp_call_on_cpu(cpu, let_go, mm);
 	for (int i = 0; i < USER_HALF_ENTRIES; i++)
 		if (mm->pml4[i] & PTE_PRESENT)
 			free_table(entry_page(mm->pml4[i]), 2);

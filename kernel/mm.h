@@ -67,7 +67,8 @@ struct mm {
 
 struct mm *mm_create(void);               /* NULL when out of memory */
 /* Frees its tables and drops its pages (a page others share stays theirs);
- * not the running address space. */
+ * not the running address space, but CPUs that hold it lazily under a
+ * kernel task are made to let go (interrupts on: it waits for them). */
 void mm_destroy(struct mm *mm);
 
 /* A copy of parent, for fork(): its regions and heap, every page shared

@@ -28,28 +28,24 @@ void sched_send_resched(int cpu)
 	lapic_send_ipi(cpus[cpu].apic_id, VEC_RESCHEDULE);
 }
 
-struct task *sched_current(void)
-{
-	return current_task();
-}
-
 /* The CPU leaves prev (NULL at boot) for next, with interrupts off. A user
  * task takes its x87/SSE registers along, and brings where ring 3 enters
  * the kernel (its own stack), its page tables and its thread pointer. The
  * FS base needs no saving, as only arch_prctl() changes it, and that
- * records it in the task. A kernel task runs on the kernel's tables: a
- * program's may be freed meanwhile. */
+ * records it in the task.
+ *
+ * A kernel task runs on whatever tables are loaded, as Linux's lazy TLB:
+ * the kernel half is in every one, and when the CPU goes back to the same
+ * program (a process that slept while its CPU idled) no CR3 write throws
+ * its TLB away. The program's tables stay in use meanwhile: shootdowns
+ * still reach this CPU, and mm_destroy() makes it let go first. */
 static void switch_user_state(struct task *prev, struct task *next)
 {
 	assert_irqs_off();
-	bool from_user = prev && prev->process;
-	if (from_user)
+	if (prev && prev->process)
 		fpu_save(prev->fpu);
-	if (!next->process) {
-		if (from_user)            /* between kernel tasks the kernel's tables stay loaded */
-			mm_activate(NULL);
+	if (!next->process)
 		return;
-	}
 	arch_set_kernel_stack((uint64_t)next->kstack_top);
 	mm_activate(next->process->mm);
 	arch_set_fs_base(next->fs_base);

@@ -45,6 +45,13 @@ void sched_task_put(struct task *p);
 void sched_bug(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 
 /* The task running on this CPU. Setting it also gives the CPU the rest of
- * the task's state: for a user task, its page tables and more. */
+ * the task's state: for a user task, its page tables and more. The
+ * kernel's is inline, one load, as every system call asks it several times;
+ * the simulator's (tests/host.mk defines SCHED_SIMULATOR) a function. */
+#ifdef SCHED_SIMULATOR
 struct task *sched_current(void);
+#else
+#include "kernel/percpu.h"
+static inline struct task *sched_current(void) { return current_task(); }
+#endif
 void sched_set_current(struct task *p);

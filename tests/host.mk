@@ -19,7 +19,7 @@ HOSTCC ?= cc
 HOST_BUILD := build/host/$(notdir $(firstword $(HOSTCC)))
 HOST_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Werror \
 	-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
-	-I. -MMD -MP
+	-I. -MMD -MP -DSCHED_SIMULATOR
 HOST_LIB_SRCS := lib/string.c lib/printf.c lib/rbtree.c lib/cmdline.c lib/elf.c lib/cpio.c lib/path.c lib/ldisc.c
 # The scheduler runs on the host inside a simulator (tests/sim/): its
 # sources are built unchanged, with the simulator standing in for
