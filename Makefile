@@ -100,7 +100,7 @@ $(ELF): $(OBJS) $(BUILD)/ksyms.o linker.ld
 # packs them as /bin/NAME, and GRUB loads it as a module (docs/boot.md).
 MUSL_CC     := musl-gcc
 MUSL_LIB    := /usr/lib/x86_64-linux-musl
-USER_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -Werror
+USER_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror
 USER_BINS   := $(patsubst user/bin/%.c,$(BUILD)/user/bin/%,$(wildcard user/bin/*.c)) $(BUILD)/user/bin/hello-pie
 # user/tests/: programs that print one line per system-call case, run on
 # leftmost and on the host's Linux, whose outputs must match (/tests/NAME).

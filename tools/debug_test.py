@@ -3,14 +3,18 @@
 
   tools/debug_test.py [--elf PATH] [--timeout SECONDS] [-v]
 
-Boots the kernel (TCG, 4 CPUs, demo=cfs) paused with a gdb stub on a free
-port and runs GDB in batch mode: tools/gdb/gdbinit, `lm-connect PORT`
-(which stops in kmain), then tools/gdb/selftest.py, whose checks print TAP
-style "ok N - ..." / "not ok N - ..." lines and a "debug-test: P passed,
-F failed" summary. Passes only if that summary is there with no failure
-and GDB printed no Python error. GDB's whole output goes to
-debug-test.gdb.log and the kernel's serial output to debug-test.serial.log,
-both next to the ELF (build/ by default). Exit status 1 on failure.
+Two sessions. Each boots the kernel (TCG, 4 CPUs) paused with a gdb stub
+on a free port and runs GDB in batch mode: tools/gdb/gdbinit, `lm-connect
+PORT` (which stops in kmain), then a script whose checks print TAP style
+"ok N - ..." / "not ok N - ..." lines and a "debug-test: P passed, F
+failed" summary (tools/gdb/checks.py). The first boots demo=cfs and runs
+tools/gdb/selftest.py (the helpers on a busy pick path); the second boots
+init=/bin/yield and runs tools/gdb/selftest_prog.py (from a program's
+sched_yield() into the pick). Passes only if each summary is there with
+no failure and GDB printed no Python error. GDB's whole output goes to
+debug-test[-NAME].gdb.log and the kernel's serial output to
+debug-test[-NAME].serial.log, next to the ELF (build/ by default). Exit
+status 1 on failure.
 """
 
 import argparse
@@ -23,7 +27,11 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.join(ROOT, "build")
-CMDLINE = "demo=cfs"        # hogs, a sleeper and an RT task on every CPU: a busy pick path
+# (name, kernel command line, GDB script)
+SESSIONS = [
+    ("", "demo=cfs", "tools/gdb/selftest.py"),   # hogs, a sleeper and an RT task on every CPU
+    ("-program", 'init="/bin/yield 1000000000"', "tools/gdb/selftest_prog.py"),
+]
 
 
 def free_port():
@@ -33,19 +41,19 @@ def free_port():
         return s.getsockname()[1]
 
 
-def run_session(elf, iso, timeout, out_dir):
-    """Boot QEMU paused, run the GDB session; return GDB's output."""
+def run_session(elf, iso, timeout, out_dir, name, script):
+    """Boot QEMU paused, run the GDB script; return GDB's output."""
     port = free_port()
     qemu = subprocess.Popen(
         [sys.executable, os.path.join(ROOT, "tools", "qemu.py"), "--iso", iso, "--accel", "tcg",
          "--smp", "4", "--gdb", str(port), "--paused", "--timeout", str(timeout + 10),
-         "--log", os.path.join(out_dir, "debug-test.serial.log")],
+         "--log", os.path.join(out_dir, f"debug-test{name}.serial.log")],
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         # -nx: no ~/.gdbinit, so the session is the same on every machine.
         gdb = subprocess.run(
             ["gdb", "-q", "-batch", "-nx", elf, "-x", "tools/gdb/gdbinit",
-             "-ex", f"lm-connect {port}", "-x", "tools/gdb/selftest.py", "-ex", "kill"],
+             "-ex", f"lm-connect {port}", "-x", script, "-ex", "kill"],
             cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
             text=True, timeout=timeout)
         return gdb.stdout
@@ -84,23 +92,30 @@ def main(argv=None):
     # two ELFs (gcc's, clang's) must not share one.
     elf = os.path.abspath(a.elf)
     out_dir = os.path.dirname(elf)
-    iso = os.path.join(out_dir, "iso", "debug-test.iso")
-    subprocess.run([os.path.join(ROOT, "tools", "mkiso.sh"), elf, iso, CMDLINE], check=True)
-    start = time.monotonic()
-    out = run_session(elf, iso, a.timeout, out_dir)
-    seconds = time.monotonic() - start
-    log = os.path.join(out_dir, "debug-test.gdb.log")
-    with open(log, "w") as f:
-        f.write(out)
-    if a.verbose:
-        print(out)
-    passed, failed, problems = judge(out)
-    for p in problems:
-        print(f"debug-test: {p}")
-    verdict = "PASS" if not problems else "FAIL"
-    print(f"debug-test: {verdict}: {passed} passed, {failed} failed in {seconds:.1f} s "
-          f"(GDB's output: {os.path.relpath(log, ROOT)})")
-    return 0 if verdict == "PASS" else 1
+    failed_any = False
+    total_passed = total_failed = 0
+    for name, cmdline, script in SESSIONS:
+        iso = os.path.join(out_dir, "iso", f"debug-test{name}.iso")
+        subprocess.run([os.path.join(ROOT, "tools", "mkiso.sh"), elf, iso, cmdline], check=True)
+        start = time.monotonic()
+        out = run_session(elf, iso, a.timeout, out_dir, name, script)
+        seconds = time.monotonic() - start
+        log = os.path.join(out_dir, f"debug-test{name}.gdb.log")
+        with open(log, "w") as f:
+            f.write(out)
+        if a.verbose:
+            print(out)
+        passed, failed, problems = judge(out)
+        for p in problems:
+            print(f"debug-test: {p}")
+        verdict = "PASS" if not problems else "FAIL"
+        failed_any |= bool(problems)
+        total_passed += passed
+        total_failed += max(failed, 1 if problems else 0)
+        print(f"debug-test: {verdict}: {os.path.basename(script)}: {passed} passed, {failed} failed "
+              f"in {seconds:.1f} s (GDB's output: {os.path.relpath(log, ROOT)})")
+    print(f"debug-test: {total_passed} passed, {total_failed} failed")   # the line make test counts
+    return 1 if failed_any else 0
 
 
 if __name__ == "__main__":

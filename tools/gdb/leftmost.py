@@ -21,3 +21,4 @@ import rq           # noqa: E402,F401  lm-rq, lm-class
 import tree         # noqa: E402,F401  lm-tree
 import log          # noqa: E402,F401  lm-log
 import breakpoints  # noqa: E402,F401  lm-break-pick
+import prog         # noqa: E402,F401  lm-prog

@@ -10,31 +10,10 @@ import re
 
 import gdb
 
-results = []
+from checks import check, error_of, run, summary, value
+
 MIN_QUEUED = 3          # wait for a timeline this busy before looking at it
 MAX_PICKS = 400         # picks on CPU 1 to wait through for that
-
-
-def check(ok, what, detail=""):
-    results.append(bool(ok))
-    gdb.write(f"{'ok' if ok else 'not ok'} {len(results)} - {what}{'' if ok else ': ' + detail}\n")
-
-
-def run(command):
-    return gdb.execute(command, to_string=True)
-
-
-def error_of(command):
-    """The message command fails with, or None if it succeeds."""
-    try:
-        run(command)
-    except gdb.error as e:
-        return str(e)
-    return None
-
-
-def value(expression):
-    return int(gdb.parse_and_eval(expression))
 
 
 def refuses_clearly(command, phrase):
@@ -179,7 +158,7 @@ def main():
         check_tree(1, "next stop")
     except gdb.error as e:
         check(False, "the session ran to its end", str(e))
-    gdb.write(f"debug-test: {sum(results)} passed, {len(results) - sum(results)} failed\n")
+    summary()
 
 
 main()
