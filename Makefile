@@ -52,7 +52,7 @@ NASMFLAGS := -f elf64 -g -F dwarf -I.
 # tests/kernel/ holds the in-kernel test suites (ktest=), linked into the image.
 C_SRCS   := $(wildcard arch/x86_64/*.c kernel/*.c sched/*.c lib/*.c user/*.c tests/kernel/*.c)
 ASM_SRCS := $(wildcard boot/*.asm arch/x86_64/*.asm)
-OBJS     := $(C_SRCS:%.c=$(BUILD)/%.o) $(ASM_SRCS:%.asm=$(BUILD)/%.o)
+OBJS     := $(C_SRCS:%.c=$(BUILD)/%.o) $(ASM_SRCS:%.asm=$(BUILD)/%.o) $(BUILD)/vdso/image.o
 ELF      := $(BUILD)/leftmost.elf
 ISO      := $(BUILD)/leftmost.iso
 
@@ -71,6 +71,23 @@ $(BUILD)/%.o: %.asm boot/layout.inc arch/x86_64/trap_frame.inc Makefile
 	@mkdir -p $(dir $@)
 	$(call msg,NASM,$<)
 	$(Q)$(NASM) $(NASMFLAGS) $< -o $@
+
+# The vDSO (arch/x86_64/vdso/): code for ring 3 that the kernel maps into
+# every process, a shared object linked at 0 with nothing to relocate. Its
+# file is its memory image; objcopy makes it data of the kernel's
+# (_binary_vdso_so_start) for kernel/vdso.c to copy into pages at boot.
+VDSO_TARGET := $(if $(findstring clang,$(CC)),--target=x86_64-linux-gnu -fuse-ld=lld)
+VDSO_CFLAGS := $(VDSO_TARGET) -std=gnu11 -O2 -Wall -Wextra -Werror -I. -fPIC -fno-stack-protector \
+	-fcf-protection=none -fno-asynchronous-unwind-tables -nostdlib -shared \
+	-Wl,-T,arch/x86_64/vdso/vdso.lds -Wl,--hash-style=both -Wl,-soname=linux-vdso.so.1 \
+	-Wl,--build-id=none -Wl,-z,noexecstack
+$(BUILD)/vdso/vdso.so: arch/x86_64/vdso/vdso.c arch/x86_64/vdso/vdso_data.h arch/x86_64/vdso/vdso.lds Makefile
+	@mkdir -p $(dir $@)
+	$(call msg,VDSO,$@)
+	$(Q)$(CC) $(VDSO_CFLAGS) -o $@ $<
+$(BUILD)/vdso/image.o: $(BUILD)/vdso/vdso.so
+	$(Q)cd $(dir $<) && objcopy -I binary -O elf64-x86-64 -B i386:x86-64 \
+		--rename-section .data=.rodata.vdso,alloc,load,readonly,data,contents vdso.so image.o
 
 # The symbol table for backtraces takes two links: the first (with an empty
 # table) tells tools/ksyms.py every function's address; the second adds the

@@ -8,6 +8,7 @@
  * running one.
  */
 #include "kernel/exec.h"
+#include "kernel/vdso.h"
 #include "kernel/random.h"
 #include "kernel/path_walk.h"
 #include "kernel/ramfs.h"
@@ -30,9 +31,9 @@
 enum {
 	AT_NULL = 0, AT_PHDR = 3, AT_PHENT = 4, AT_PHNUM = 5, AT_PAGESZ = 6, AT_BASE = 7,
 	AT_ENTRY = 9, AT_UID = 11, AT_EUID = 12, AT_GID = 13, AT_EGID = 14, AT_HWCAP = 16,
-	AT_CLKTCK = 17, AT_SECURE = 23, AT_RANDOM = 25, AT_EXECFN = 31,
+	AT_CLKTCK = 17, AT_SECURE = 23, AT_RANDOM = 25, AT_EXECFN = 31, AT_SYSINFO_EHDR = 33,
 };
-#define AUXV_PAIRS 16                     /* the entries setup_stack() writes, AT_NULL included */
+#define AUXV_PAIRS 17                     /* the entries setup_stack() writes, AT_NULL included */
 
 static int prot_of(uint32_t flags)
 {
@@ -112,7 +113,7 @@ static void put_pointers(struct stack_writer *w, uint64_t first, const char *con
  * the stack pointer 16-byte aligned at the entry point; padding between the
  * pairs and the random bytes makes it so.
  */
-static int setup_stack(struct mm *mm, const struct elf_image *img, const char *path,
+static int setup_stack(struct mm *mm, const struct elf_image *img, uint64_t vdso, const char *path,
 		       const char *const argv[], const char *const envp[])
 {
 	size_t argc, envc;
@@ -154,6 +155,7 @@ static int setup_stack(struct mm *mm, const struct elf_image *img, const char *p
 		{ AT_HWCAP, cpuid(1, 0).edx },   /* as Linux: CPUID leaf 1's feature bits */
 		{ AT_CLKTCK, 100 },              /* times()'s unit, Linux's USER_HZ, whatever hz= is */
 		{ AT_EXECFN, execfn },
+		{ AT_SYSINFO_EHDR, vdso },       /* the vDSO's ELF header: kernel/vdso.c */
 		{ AT_NULL, 0 },
 	};
 	w.at = sp;
@@ -202,8 +204,11 @@ static int load(const char *path, const void *file, size_t size, const char *con
 	if (!mm)
 		return -ENOMEM;
 	err = load_segments(mm, file, &img);
-	if (!err)
-		err = setup_stack(mm, &img, path, argv, envp);
+	int64_t vdso = err ? err : vdso_map(mm);
+	if (vdso < 0)
+		err = (int)vdso;
+	else
+		err = setup_stack(mm, &img, (uint64_t)vdso, path, argv, envp);
 	if (err) {
 		mm_destroy(mm);
 		return err;

@@ -11,6 +11,7 @@
 #include "kernel/printk.h"
 #include "kernel/serial.h"
 #include "kernel/tty.h"
+#include "kernel/vdso.h"
 #include "kernel/percpu.h"
 #include "kernel/params.h"
 #include "kernel/pmm.h"
@@ -144,6 +145,7 @@ static void kernel_init(void *arg)
 	serial_enable_rx_irq();                         /* typing reaches it */
 
 	tasks_start_reaper();
+	vdso_init();                                    /* the clock in ring 3, for every program */
 	fs_init();                                      /* the root: /tmp, /dev and its devices */
 	initramfs_init();                               /* the files GRUB loaded, into it: /bin/... */
 	if (sched_debug_every)

@@ -7,3 +7,4 @@
 
 void realtime_init(void);                 /* boot CPU, after time_init() */
 uint64_t realtime_ns(void);               /* nanoseconds since 1970-01-01 00:00 UTC */
+uint64_t realtime_at_clock_zero(void);    /* realtime_ns() - clock_ns(), for ever */

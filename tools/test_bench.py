@@ -218,7 +218,8 @@ class Main(unittest.TestCase):
 # console, Linux's from the peer's output.
 def ring3_run(null=480, pipe1=95000, pipe2=67000, fork=1000000, thread=None, prefix=False):
     text = (result("nullcall", prefix, iterations=1000000, ns_per_op=null, cpus=1)
-            + result("clockcall", prefix, iterations=1000000, ns_per_op=500.5, cpus=1)
+            + result("clockcall", prefix, iterations=1000000, ns_per_op=50.5, cpus=1, syscall=0)
+            + result("clockcall", prefix, iterations=1000000, ns_per_op=500.5, cpus=1, syscall=1)
             + result("pipepingpong", prefix, iterations=6000, ns_per_op=pipe1, cpus=1, cpu_a=0, cpu_b=0)
             + result("pipepingpong", prefix, iterations=6000, ns_per_op=pipe2, cpus=2, cpu_a=0, cpu_b=1)
             + result("forkwait", prefix, iterations=400, ns_per_op=fork, cpus=4))
@@ -239,8 +240,8 @@ class Ring3(unittest.TestCase):
 
     def test_leftmost_and_linux_run_the_same_commands_in_the_same_order(self):
         cmdline = bench_ring3.init_cmdline("nohz=off")
-        self.assertTrue(cmdline.startswith('nohz=off init="/bin/runlist /bench/nullcall ; /bench/clockcall ; '
-                                           '/bench/pipepingpong cpu_a=0 cpu_b=0 ; '))
+        self.assertTrue(cmdline.startswith('nohz=off init="/bin/runlist /bench/nullcall ; /bench/clockcall syscall=0 ; '
+                                           '/bench/clockcall syscall=1 ; /bench/pipepingpong cpu_a=0 cpu_b=0 ; '))
         init = cmdline.split('init="')[1].rstrip('"')
         ours = [c.strip().replace("/bench/", "") for c in init.replace("/bin/runlist ", "").split(";")]
         theirs = [line[len("run "):] for line in bench_ring3.suite().splitlines() if line.startswith("run ")]
@@ -270,6 +271,7 @@ class Ring3(unittest.TestCase):
         self.assertEqual(rows["forkwait"][3:], ([0.5, None], ["no", "-"]))      # 1/4: missed
         self.assertEqual(rows["threadjoin"][3:], ([None, None], ["no", "-"]))   # not supported: missed
         self.assertEqual(rows["clockcall"][4], ["-", "-"])                      # reported only
+        self.assertEqual(ours["clockcall_syscall"].stats.median, 500.5)         # picked by syscall=1
 
     def test_table_and_result_lines(self):
         ours = self.sides(ring3_run(null=400))

@@ -26,6 +26,12 @@ uint64_t clock_ns(void)
 	return (uint64_t)(((unsigned __int128)(rdtsc() - tsc_at_boot) * ns_mult) >> 32);
 }
 
+void clock_parameters(uint64_t *at_boot, uint64_t *mult)
+{
+	*at_boot = tsc_at_boot;
+	*mult = ns_mult;
+}
+
 uint64_t tsc_hz(void) { return tsc_rate; }
 
 uint64_t ns_to_tsc(uint64_t ns)
