@@ -103,20 +103,31 @@ long kernel_write(struct file *f, const void *buf, size_t n)
 	return file_write(f, &c);
 }
 
-long file_pread(struct file *f, struct io_cursor *to, int64_t pos)
+/* pread and pwrite: at pos, leaving the file's offset as it is. */
+static long at_offset(struct file *f, transfer_fn op, bool allowed, struct io_cursor *c, int64_t pos)
 {
 	if (pos < 0)
 		return -EINVAL;
-	if (!readable(f))
+	if (!allowed)
 		return -EBADF;
 	if (!f->ops->seekable)
 		return -ESPIPE;
-	if (!f->ops->read)
+	if (!op)
 		return -EINVAL;
-	if (io_left(to) == 0)
+	if (io_left(c) == 0)
 		return 0;
 	uint64_t at = (uint64_t)pos;
-	return f->ops->read(f, to, &at);
+	return op(f, c, &at);
+}
+
+long file_pread(struct file *f, struct io_cursor *to, int64_t pos)
+{
+	return at_offset(f, f->ops->read, readable(f), to, pos);
+}
+
+long file_pwrite(struct file *f, struct io_cursor *from, int64_t pos)
+{
+	return at_offset(f, f->ops->write, writable(f), from, pos);
 }
 
 static int64_t file_size(struct file *f)

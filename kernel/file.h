@@ -99,6 +99,8 @@ void file_put(struct file *f);            /* the last one releases the file (may
 long file_read(struct file *f, struct io_cursor *to);     /* at the offset, moving it */
 long file_write(struct file *f, struct io_cursor *from);
 long file_pread(struct file *f, struct io_cursor *to, int64_t pos);
+/* At pos, the offset unchanged; with O_APPEND at the end all the same (Linux's rule). */
+long file_pwrite(struct file *f, struct io_cursor *from, int64_t pos);
 long file_seek(struct file *f, int64_t offset, int whence);      /* SEEK_SET 0, SEEK_CUR 1, SEEK_END 2 */
 /* Read or write from a kernel buffer instead of a cursor (as Linux's kernel_read). */
 long kernel_read(struct file *f, void *buf, size_t n);

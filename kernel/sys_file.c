@@ -121,7 +121,8 @@ long sys_writev(const uint64_t *arg)
 	return sigpipe_on_epipe(vector_io(arg, file_write));
 }
 
-long sys_pread64(const uint64_t *arg)
+/* pread64 and pwrite64 (fd, buf, count, pos). */
+static long at_offset(const uint64_t *arg, long (*op)(struct file *f, struct io_cursor *c, int64_t pos))
 {
 	struct file *f = fd_get(my_files(), (int)arg[0]);
 	if (!f)
@@ -129,9 +130,19 @@ long sys_pread64(const uint64_t *arg)
 	struct io_cursor c;
 	long ret = io_cursor_user(&c, arg[1], arg[2]);
 	if (!ret)
-		ret = file_pread(f, &c, (int64_t)arg[3]);
+		ret = op(f, &c, (int64_t)arg[3]);
 	file_put(f);
 	return ret;
+}
+
+long sys_pread64(const uint64_t *arg)
+{
+	return at_offset(arg, file_pread);
+}
+
+long sys_pwrite64(const uint64_t *arg)
+{
+	return at_offset(arg, file_pwrite);
 }
 
 long sys_lseek(const uint64_t *arg)

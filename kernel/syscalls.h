@@ -15,6 +15,7 @@ long sys_fstat(const uint64_t *arg);
 long sys_lseek(const uint64_t *arg);
 long sys_ioctl(const uint64_t *arg);
 long sys_pread64(const uint64_t *arg);
+long sys_pwrite64(const uint64_t *arg);
 long sys_readv(const uint64_t *arg);
 long sys_writev(const uint64_t *arg);
 long sys_pipe(const uint64_t *arg);
@@ -140,6 +141,8 @@ int get_timespec(uint64_t uaddr, uint64_t *ns);
 int put_timespec(uint64_t uaddr, uint64_t ns);     /* 0 or -EFAULT */
 long sys_poll(const uint64_t *arg);
 long sys_ppoll(const uint64_t *arg);
+long sys_select(const uint64_t *arg);
+long sys_pselect6(const uint64_t *arg);
 /* fstat() of the caller's descriptor fd into the struct stat at ubuf:
  * 0, -EBADF, -EFAULT (kernel/sys_file.c). */
 long fstat_to_user(int fd, uint64_t ubuf);

@@ -212,6 +212,32 @@ static void directories(void)
 	close(d);
 }
 
+/* pwrite, on a file of its own: "hello", then written at offsets. */
+static void pwrites(void)
+{
+	int fd = open("d/pw", O_RDWR | O_CREAT | O_TRUNC, 0644);
+	write(fd, "hello", 5);
+	show("pwrite(XY at 1)", pwrite(fd, "XY", 2, 1));
+	show("lseek(0, SEEK_CUR): pwrite left the offset", lseek(fd, 0, SEEK_CUR));
+	show_pread("pread(0, 10) after it", fd, 10, 0);
+	show("pwrite(at 8: past the end)", pwrite(fd, "e", 1, 8));
+	show_size("fstat", fd);
+	show_pread("pread(0, 10): the gap reads as zeros", fd, 10, 0);
+	show("pwrite(at -1)", pwrite(fd, "x", 1, -1));
+	show("pwrite(bad pointer)", pwrite(fd, BAD, 4, 0));
+	int appending = open("d/pw", O_WRONLY | O_APPEND);
+	show("pwrite(at 0, an O_APPEND descriptor): at the end all the same", pwrite(appending, "A", 1, 0));
+	close(appending);
+	show_size("fstat", fd);
+	int p[2];
+	pipe(p);
+	show("pwrite(a pipe)", pwrite(p[1], "x", 1, 0));
+	close(p[0]);
+	close(p[1]);
+	close(fd);
+	unlink("d/pw");
+}
+
 static void regular_files(void)
 {
 	char buf[64];
@@ -278,6 +304,8 @@ static void regular_files(void)
 	fd = open("d/f", O_RDONLY);
 	show("ftruncate(a read-only descriptor)", ftruncate(fd, 0));
 	show("write(a read-only descriptor)", write(fd, "x", 1));
+	show("pwrite(a read-only descriptor)", pwrite(fd, "x", 1, 0));
+	pwrites();
 	close(fd);
 	dir = open("d", O_RDONLY);
 	show("ftruncate(a directory)", ftruncate(dir, 0));

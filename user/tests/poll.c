@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/select.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -33,6 +34,83 @@ static void show_poll(const char *what, struct pollfd *fds, int n, int timeout_m
 static void on_alarm(int sig)
 {
 	(void)sig;
+}
+
+/* select's result and which of the descriptors below 8 each set holds after it. */
+static void show_select(const char *what, int nfds, fd_set *rd, fd_set *wr, struct timeval *tv)
+{
+	int ret = select(nfds, rd, wr, NULL, tv);
+	if (ret < 0) {
+		printf("poll: %s = -1 (%s)\n", what, strerror(errno));
+		return;
+	}
+	printf("poll: %s = %d, read", what, ret);
+	for (int fd = 0; fd < 8; fd++)
+		if (rd && FD_ISSET(fd, rd))
+			printf(" %d", fd);
+	printf(", write");
+	for (int fd = 0; fd < 8; fd++)
+		if (wr && FD_ISSET(fd, wr))
+			printf(" %d", fd);
+	printf("\n");
+}
+
+/* select and pselect, on a pipe whose read end is r[0] (a byte waits in it). */
+static void selects(int r[2], const sigset_t *none)
+{
+	fd_set rd, wr;
+	FD_ZERO(&rd);
+	FD_ZERO(&wr);
+	FD_SET(r[0], &rd);
+	FD_SET(r[1], &wr);
+	struct timeval zero = { 0, 0 };
+	show_select("select(a byte waits, room to write)", r[1] + 1, &rd, &wr, &zero);
+	char c;
+	read(r[0], &c, 1);
+	FD_ZERO(&rd);
+	FD_SET(r[0], &rd);
+	show_select("select(the pipe empty, read only)", r[0] + 1, &rd, NULL, &zero);
+	struct timeval tenth = { 0, 100000 };
+	FD_SET(r[0], &rd);
+	show_select("select(the pipe empty, 100 ms)", r[0] + 1, &rd, NULL, &tenth);
+	yes("the time left is written back: all of it used", tenth.tv_sec == 0 && tenth.tv_usec == 0);
+	struct timeval carried = { 0, 1500000 };   /* 1.5 s of microseconds: Linux carries them over */
+	FD_SET(r[1], &wr);
+	show_select("select(usec 1500000, room to write)", r[1] + 1, NULL, &wr, &carried);
+	struct timeval negative = { -1, 0 };
+	FD_SET(r[0], &rd);
+	show_select("select(a negative timeout)", r[0] + 1, &rd, NULL, &negative);
+	show_select("select(nfds -1)", -1, NULL, NULL, &zero);
+	int closed = dup(r[0]);
+	close(closed);
+	FD_ZERO(&rd);
+	FD_SET(closed, &rd);
+	show_select("select(a closed descriptor)", closed + 1, &rd, NULL, &zero);
+	show_select("select(no sets, 10 ms)", 0, NULL, NULL, &(struct timeval){ 0, 10000 });
+	show("select(a bad set address)", select(4, (fd_set *)8, NULL, NULL, &zero));
+	close(r[1]);
+	FD_ZERO(&rd);
+	FD_SET(r[0], &rd);
+	show_select("select(the writer gone: the end of file is readable)", r[0] + 1, &rd, NULL, &zero);
+
+	/* pselect: its mask holds while it waits, as ppoll's. */
+	sigset_t block_alarm, old;
+	sigemptyset(&block_alarm);
+	sigaddset(&block_alarm, SIGALRM);
+	sigprocmask(SIG_BLOCK, &block_alarm, &old);
+	int q[2];
+	pipe(q);
+	FD_ZERO(&rd);
+	FD_SET(q[0], &rd);
+	ualarm(20000, 0);
+	struct timespec tenth_ts = { 0, 100000000 };
+	show("pselect(SIGALRM blocked, 100 ms)", pselect(q[0] + 1, &rd, NULL, NULL, &tenth_ts, NULL));
+	FD_SET(q[0], &rd);
+	show("pselect(a mask that lets the pending SIGALRM in)", pselect(q[0] + 1, &rd, NULL, NULL, NULL, none));
+	sigset_t now;
+	sigprocmask(SIG_BLOCK, NULL, &now);
+	yes("the old mask is back after it", sigismember(&now, SIGALRM));
+	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
 int main(void)
@@ -114,6 +192,7 @@ int main(void)
 	struct timespec zero = { 0, 0 };
 	write(r[1], "z", 1);
 	show("ppoll(a byte waits, timeout 0)", ppoll(&never, 1, &zero, NULL));
+	selects(r, &none);
 	printf("poll: done\n");
 	return 0;
 }
