@@ -46,8 +46,13 @@
 /* The page-fault error code's bits that matter here. */
 enum { FAULT_PRESENT = 1, FAULT_WRITE = 2, FAULT_USER = 4 };
 
-/* The address space each CPU runs on (NULL: the kernel's), which its CR3 holds. */
+/* The address space each CPU runs on (NULL: the kernel's), which its CR3
+ * holds; whether it holds it lazily, for a kernel task (mm_switch_to());
+ * and how far its TLB has caught up with the address space's shootdowns
+ * (a struct mm's tlb_gen). Each CPU writes its own; others read them. */
 static struct mm *active[MAX_CPUS];
+static bool lazy[MAX_CPUS];
+static uint64_t flushed_gen[MAX_CPUS];
 
 struct mm *mm_create(void)
 {
@@ -191,6 +196,7 @@ uint64_t mm_find_free(struct mm *mm, size_t len, uint64_t floor, uint64_t ceilin
 struct flush {
 	struct mm *mm;
 	uint64_t start, end;
+	uint64_t gen;                     /* the shootdown's tlb_gen */
 };
 
 /* Past this many pages, reloading CR3 costs less than one invlpg each. */
@@ -199,29 +205,35 @@ struct flush {
 static void flush_here(void *arg)
 {
 	const struct flush *f = arg;
-	if (__atomic_load_n(&active[this_cpu()->id], __ATOMIC_RELAXED) != f->mm)
+	int cpu = this_cpu()->id;
+	if (__atomic_load_n(&active[cpu], __ATOMIC_RELAXED) != f->mm)
 		return;                   /* a switch away from it dropped them */
 	if ((f->end - f->start) / PAGE_SIZE > FLUSH_ALL_PAGES) {
 		write_cr3(virt_to_phys(f->mm->pml4));
-		return;
+	} else {
+		for (uint64_t va = f->start; va < f->end; va += PAGE_SIZE)
+			invlpg(va);
 	}
-	for (uint64_t va = f->start; va < f->end; va += PAGE_SIZE)
-		invlpg(va);
+	flushed_gen[cpu] = MAX(flushed_gen[cpu], f->gen);
 }
 
 /* mm's entries in [start, end) lost a right or a page: no CPU that runs on
  * mm may keep its copy. Interrupts on (the others may be shooting at us). */
 static void shoot_down(struct mm *mm, uint64_t start, uint64_t end)
 {
-	struct flush f = { mm, start, end };
-	/* The entries are changed before active[] is read: a CPU that starts on
-	 * mm after this reads the new ones from the tables. */
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	/* The entries are changed before the generation moves, and it moves
+	 * before active[] and lazy[] are read: a CPU that starts on mm after
+	 * this reads the new entries from the tables, and one that comes back
+	 * to mm from a kernel task sees the new generation (mm_switch_to()). */
+	struct flush f = { mm, start, end, __atomic_add_fetch(&mm->tlb_gen, 1, __ATOMIC_SEQ_CST) };
 	preempt_disable();
 	int me = this_cpu()->id;
 	flush_here(&f);
+	/* A CPU that holds mm lazily is not woken for it: it flushes before
+	 * it runs mm's code again, and a kernel task never reads user pages. */
 	for (int cpu = 0; cpu < MAX_CPUS; cpu++)
-		if (cpu != me && __atomic_load_n(&active[cpu], __ATOMIC_RELAXED) == mm)
+		if (cpu != me && __atomic_load_n(&active[cpu], __ATOMIC_SEQ_CST) == mm &&
+		    !__atomic_load_n(&lazy[cpu], __ATOMIC_SEQ_CST))
 			smp_call_on_cpu(cpu, flush_here, &f);
 	preempt_enable();
 }
@@ -620,8 +632,30 @@ uint64_t mm_brk(struct mm *mm, uint64_t addr)
 
 void mm_activate(struct mm *mm)
 {
-	__atomic_store_n(&active[this_cpu()->id], mm, __ATOMIC_RELAXED);   /* shoot_down() reads it */
+	int cpu = this_cpu()->id;
+	__atomic_store_n(&lazy[cpu], false, __ATOMIC_RELAXED);
+	__atomic_store_n(&active[cpu], mm, __ATOMIC_SEQ_CST);       /* shoot_down() reads it */
 	arch_switch_address_space(mm ? virt_to_phys(mm->pml4) : vmm_kernel_pml4_phys());
+}
+
+void mm_switch_to(struct mm *mm)
+{
+	int cpu = this_cpu()->id;
+	if (!mm) {
+		if (active[cpu])
+			__atomic_store_n(&lazy[cpu], true, __ATOMIC_SEQ_CST);
+		return;
+	}
+	/* No longer lazy, then the generation: shoot_down()'s order the other
+	 * way round, so that either it sees this CPU is not lazy (and flushes
+	 * it), or this CPU sees its generation (and flushes itself). */
+	__atomic_store_n(&lazy[cpu], false, __ATOMIC_SEQ_CST);
+	uint64_t gen = __atomic_load_n(&mm->tlb_gen, __ATOMIC_SEQ_CST);
+	if (active[cpu] != mm)
+		mm_activate(mm);          /* a CR3 write: the TLB starts afresh */
+	else if (flushed_gen[cpu] != gen)
+		write_cr3(virt_to_phys(mm->pml4));   /* shootdowns passed it by while it was lazy */
+	flushed_gen[cpu] = gen;
 }
 
 static size_t pages_in_use(void)

@@ -64,6 +64,7 @@ struct mm {
 	uint64_t entry, start_stack;      /* where its first thread starts (kernel/exec.c) */
 	uint64_t brk_start, brk;          /* the heap: [brk_start, brk) */
 	uint64_t brk_mapped;              /* the heap's pages are mapped up to here (brk may have shrunk) */
+	uint64_t tlb_gen;                 /* shootdowns so far (kernel/mm.c): atomic */
 };
 
 struct mm *mm_create(void);               /* NULL when out of memory */
@@ -151,3 +152,8 @@ uint64_t mm_brk(struct mm *mm, uint64_t addr);
 /* This CPU uses mm's page tables from now on; NULL: the kernel's.
  * Interrupts or preemption off. */
 void mm_activate(struct mm *mm);
+/* The switch (kernel/sched_glue.c), interrupts off: the next task runs on
+ * mm, or is a kernel task (NULL), which keeps the tables loaded, lazily
+ * (Linux's lazy TLB): a return to the same program then needs no CR3
+ * write, and shootdowns do not wake the CPU (it catches up on return). */
+void mm_switch_to(struct mm *mm);

@@ -34,20 +34,21 @@ void sched_send_resched(int cpu)
  * FS base needs no saving, as only arch_prctl() changes it, and that
  * records it in the task.
  *
- * A kernel task runs on whatever tables are loaded, as Linux's lazy TLB:
- * the kernel half is in every one, and when the CPU goes back to the same
- * program (a process that slept while its CPU idled) no CR3 write throws
- * its TLB away. The program's tables stay in use meanwhile: shootdowns
- * still reach this CPU, and mm_destroy() makes it let go first. */
+ * A kernel task runs on whatever tables are loaded, as Linux's lazy TLB
+ * (mm_switch_to()): the kernel half is in every one, and when the CPU goes
+ * back to the same program (a process that slept while its CPU idled) no
+ * CR3 write throws its TLB away. */
 static void switch_user_state(struct task *prev, struct task *next)
 {
 	assert_irqs_off();
 	if (prev && prev->process)
 		fpu_save(prev->fpu);
-	if (!next->process)
+	if (!next->process) {
+		mm_switch_to(NULL);
 		return;
+	}
 	arch_set_kernel_stack((uint64_t)next->kstack_top);
-	mm_activate(next->process->mm);
+	mm_switch_to(next->process->mm);
 	arch_set_fs_base(next->fs_base);
 	fpu_restore(next->fpu);
 }

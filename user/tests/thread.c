@@ -473,6 +473,49 @@ static void take_away(const char *what, int (*how)(void *addr))
 	show_status(what, pid);
 }
 
+static void pin_to(int cpu)
+{
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+static int wake_pipe[2];
+
+/* On CPU 1: a write to the page, a sleep while its CPU idles, a write again. */
+static void *write_sleep_write(void *arg)
+{
+	(void)arg;
+	pin_to(1);
+	page[0] = 1;
+	char c;
+	read(wake_pipe[0], &c, 1);
+	page[0] = 2;
+	return NULL;
+}
+
+/* The same as take_away(), but the writer sleeps on an idle CPU while its
+ * page is taken away: the kernel must not leave that CPU's TLB behind
+ * (kernel/mm.c: a lazy CPU flushes before it runs the program again). */
+static void take_away_from_sleeper(const char *what, int (*how)(void *addr))
+{
+	pid_t pid = fork();
+	if (pid == 0) {
+		pin_to(0);
+		page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		pipe(wake_pipe);
+		pthread_t t;
+		pthread_create(&t, NULL, write_sleep_write, NULL);
+		sleep_ms(100);            /* it wrote, and sleeps */
+		how((void *)page);
+		write(wake_pipe[1], "w", 1);
+		pthread_join(t, NULL);
+		_exit(0);                 /* its second write went through */
+	}
+	show_status(what, pid);
+}
+
 static int protect_read(void *addr)
 {
 	return mprotect(addr, 4096, PROT_READ);
@@ -550,6 +593,8 @@ int main(int argc, char **argv)
 	ends(argv[0]);
 	take_away("mprotect(PROT_READ) while another thread writes", protect_read);
 	take_away("munmap while another thread writes", unmap);
+	take_away_from_sleeper("mprotect(PROT_READ) while the writer sleeps on another CPU", protect_read);
+	take_away_from_sleeper("munmap while the writer sleeps on another CPU", unmap);
 	cpu_clocks();
 	clone_errors();
 	return 0;
