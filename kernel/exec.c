@@ -25,7 +25,7 @@
  * session under `setarch -R`. */
 #define DYN_BASE 0x555555554000ULL
 
-#define STACK_MAPPED (128UL << 10)        /* the stack's top, mapped now: nothing grows it yet */
+#define STACK_MAPPED (16UL << 10)         /* the stack's top, mapped now; a fault below grows it */
 
 /* The auxiliary vector's keys (Linux's <elf.h> values). */
 enum {
@@ -129,7 +129,8 @@ static int setup_stack(struct mm *mm, const struct elf_image *img, uint64_t vdso
 		return -E2BIG;
 
 	int prot = PROT_READ | PROT_WRITE | (img->exec_stack ? PROT_EXEC : 0);
-	int err = mm_map_anon(mm, USER_STACK_TOP - STACK_MAPPED, STACK_MAPPED, prot);
+	uint64_t mapped = MAX(STACK_MAPPED, PAGE_ALIGN_UP(USER_STACK_TOP - sp));   /* what is written now */
+	int err = mm_map(mm, USER_STACK_TOP - mapped, mapped, prot, MM_GROWSDOWN);
 	if (err)
 		return err;
 

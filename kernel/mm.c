@@ -565,11 +565,31 @@ int mm_write(struct mm *mm, uint64_t addr, const void *src, size_t len)
 	return 0;
 }
 
+/* A fault at addr, in no region, just below a stack: the stack grows down
+ * to take it in, as Linux's does, up to USER_STACK_MAX below the stack's
+ * top (a deeper one faults: the guard gap lies beyond). Under mm's lock. */
+static bool grow_stack(struct mm *mm, uint64_t addr)
+{
+	struct list_node *n = mm->regions.next;
+	while (n != &mm->regions && region_of(n)->end <= addr)
+		n = n->next;
+	if (n == &mm->regions || !(region_of(n)->flags & MM_GROWSDOWN))
+		return false;
+	struct mm_region *stack = region_of(n);
+	uint64_t start = PAGE_ALIGN_DOWN(addr);
+	if (start < USER_STACK_TOP - USER_STACK_MAX ||
+	    mm_map(mm, start, stack->start - start, stack->prot, stack->flags) < 0)
+		return false;
+	merge_neighbours(mm, mm_region_at(mm, start));   /* one stack, however far it grew */
+	return true;
+}
+
 bool mm_fault(struct mm *mm, uint64_t addr, uint64_t error_code)
 {
 	/* A copy-on-write page is present and read-only: only a write to a
-	 * present page can be its fault. */
-	if ((error_code & (FAULT_PRESENT | FAULT_WRITE)) != (FAULT_PRESENT | FAULT_WRITE) || addr >= USER_TOP)
+	 * present page can be its fault. Below a stack, nothing is present. */
+	bool cow = (error_code & (FAULT_PRESENT | FAULT_WRITE)) == (FAULT_PRESENT | FAULT_WRITE);
+	if ((!cow && (error_code & FAULT_PRESENT)) || addr >= USER_TOP)
 		return false;
 	if (mm->lock.owner == sched_current())
 		return false;             /* the kernel's own bug, with the lock held: let it show */
@@ -582,7 +602,9 @@ bool mm_fault(struct mm *mm, uint64_t addr, uint64_t error_code)
 	mutex_lock(&mm->lock);
 	struct mm_region *r = mm_region_at(mm, addr);
 	bool resolved = false;
-	if (r && (r->prot & PROT_WRITE)) {
+	if (!cow)
+		resolved = !r && grow_stack(mm, addr);
+	else if (r && (r->prot & PROT_WRITE)) {
 		uint64_t va = PAGE_ALIGN_DOWN(addr), *pte = mapped_pte(mm, va);
 		if (*pte & PTE_COW)
 			resolved = own_page(mm, pte, va, r->prot, false);
@@ -609,8 +631,11 @@ int mm_shared_phys(struct mm *mm, uint64_t addr, uint64_t *phys)
  * touched it (CR0.WP: the kernel's writes obey read-only entries too). */
 bool page_fault_resolved(uint64_t addr, uint64_t error_code)
 {
-	struct mm *mm = active[this_cpu()->id];
-	return mm && mm_fault(mm, addr, error_code);
+	int cpu = this_cpu()->id;
+	struct mm *mm = active[cpu];
+	/* A kernel task holding a program's tables lazily has no business
+	 * in its pages: its fault is its own (a bug to show). */
+	return mm && !__atomic_load_n(&lazy[cpu], __ATOMIC_RELAXED) && mm_fault(mm, addr, error_code);
 }
 
 uint64_t mm_brk(struct mm *mm, uint64_t addr)

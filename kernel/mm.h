@@ -46,10 +46,12 @@
  * imply PROT_READ. PROT_NONE (0) pages are mapped but inaccessible. */
 enum { PROT_NONE = 0, PROT_READ = 1, PROT_WRITE = 2, PROT_EXEC = 4 };
 
-enum { MM_SHARED = 1 };                   /* a region's flags: MAP_SHARED (else private) */
+/* A region's flags: MAP_SHARED (else private); a stack, which a fault
+ * just below it grows down (kernel/mm.c, Linux's VM_GROWSDOWN). */
+enum { MM_SHARED = 1, MM_GROWSDOWN = 2 };
 
 /* A run of pages mapped alike. Every page in it is mapped, from the start:
- * nothing is paged in on demand yet. */
+ * nothing is paged in on demand yet, but a stack grows by a fault below it. */
 struct mm_region {
 	struct list_node node;            /* in mm->regions, in address order */
 	uint64_t start, end;              /* [start, end), page-aligned */

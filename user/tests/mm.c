@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -206,6 +207,37 @@ static void advice(void)
 	munmap(shared, PAGE);
 }
 
+/* Deep calls, each with a page of stack: the stack grows down to hold them. */
+static long __attribute__((noinline)) descend(long depth)
+{
+	volatile char frame[4096];
+	frame[0] = (char)depth;
+	if (depth == 0)
+		return frame[0];
+	return descend(depth - 1) + frame[0];
+}
+
+static void stack(void)
+{
+	/* Both kernels' limit, whatever the host's shell set. */
+	struct rlimit eight_mib = { 8 << 20, 8 << 20 };
+	pid_t pid = fork();
+	if (pid == 0) {
+		setrlimit(RLIMIT_STACK, &eight_mib);
+		volatile long sink = descend(256);     /* 1 MiB of stack */
+		(void)sink;
+		_exit(0);
+	}
+	show_status("a child uses 1 MiB of stack", pid);
+	pid = fork();
+	if (pid == 0) {
+		setrlimit(RLIMIT_STACK, &eight_mib);
+		descend(1 << 20);                      /* 4 GiB: past the limit */
+		_exit(0);
+	}
+	show_status("a child recurses past the stack's limit", pid);
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
@@ -214,6 +246,7 @@ int main(void)
 	remapping();
 	advice();
 	heap();
+	stack();
 	printf("mm: done\n");
 	return 0;
 }
