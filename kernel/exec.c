@@ -25,10 +25,7 @@
  * session under `setarch -R`. */
 #define DYN_BASE 0x555555554000ULL
 
-/* The stack's top, mapped now; a fault below grows it. Not less: a signal
- * frame is written with interrupts off, when a fault cannot grow the stack
- * (kernel/mm.c), so the first 128 KiB must be there already. */
-#define STACK_MAPPED (128UL << 10)
+#define STACK_MAPPED (16UL << 10)         /* the stack's top, mapped now; a fault below grows it */
 
 /* The auxiliary vector's keys (Linux's <elf.h> values). */
 enum {

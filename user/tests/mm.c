@@ -217,6 +217,26 @@ static long __attribute__((noinline)) descend(long depth)
 	return descend(depth - 1) + frame[0];
 }
 
+static void on_usr1(int sig)
+{
+	volatile char pad[2048];               /* the handler's own stack, below the frame */
+	pad[0] = (char)sig;
+	pad[2047] = pad[0];
+}
+
+/* As descend(), with a signal at the bottom: its frame goes below the
+ * deepest page touched, where the stack must grow to take it. */
+static long __attribute__((noinline)) descend_and_signal(long depth)
+{
+	volatile char frame[4096];
+	frame[0] = (char)depth;
+	if (depth == 0)
+		raise(SIGUSR1);
+	else
+		descend_and_signal(depth - 1);
+	return frame[0];
+}
+
 static void stack(void)
 {
 	/* Both kernels' limit, whatever the host's shell set. */
@@ -229,6 +249,14 @@ static void stack(void)
 		_exit(0);
 	}
 	show_status("a child uses 1 MiB of stack", pid);
+	pid = fork();
+	if (pid == 0) {
+		setrlimit(RLIMIT_STACK, &eight_mib);
+		signal(SIGUSR1, on_usr1);
+		descend_and_signal(64);                /* 256 KiB down, then a handler */
+		_exit(0);
+	}
+	show_status("a child takes a signal 256 KiB down its stack", pid);
 	pid = fork();
 	if (pid == 0) {
 		setrlimit(RLIMIT_STACK, &eight_mib);
