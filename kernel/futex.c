@@ -115,11 +115,21 @@ static void timeout_fired(struct timer *t)
 	wake_up_process(container_of(t, struct futex_timeout, timer)->task);
 }
 
-/* Read the word under a bucket lock: the page is mapped or the read fails,
- * it is never made present, so the fault path never sleeps here. */
 static int read_word(uint64_t uaddr, uint32_t *value)
 {
 	return copy_from_user(value, (const void *)uaddr, sizeof(*value));
+}
+
+/* The same under a bucket lock, interrupts off: a page not there yet (a
+ * private page comes on first touch) is not made present here, the read
+ * just fails, and the caller lets go of the lock, reads the word with
+ * read_word() (which faults the page in) and tries again: Linux's way. */
+static int read_word_locked(uint64_t uaddr, uint32_t *value)
+{
+	user_faults_off();
+	int err = read_word(uaddr, value);
+	user_faults_on();
+	return err;
 }
 
 long futex_wait(uint64_t uaddr, bool shared, uint32_t expected, uint32_t bitset, uint64_t deadline)
@@ -138,9 +148,13 @@ long futex_wait(uint64_t uaddr, bool shared, uint32_t expected, uint32_t bitset,
 		__atomic_thread_fence(__ATOMIC_SEQ_CST);  /* against a signal's sender: sched/wait.h */
 		uint32_t value;
 		long ret = 0;
-		if (read_word(uaddr, &value) < 0)
-			ret = -EFAULT;
-		else if (value != expected)
+		if (read_word_locked(uaddr, &value) < 0) {
+			wait_cancel(b, flags);
+			if (read_word(uaddr, &value) < 0)
+				return -EFAULT;
+			continue;
+		}
+		if (value != expected)
 			ret = -EAGAIN;
 		else if (task_signal_pending(me))
 			ret = deadline ? -EINTR : -ERESTARTSYS;   /* Linux restarts only untimed waits */
@@ -217,13 +231,15 @@ long futex_requeue(uint64_t uaddr, bool shared, int nr_wake, int nr_move, uint64
 	if (err)
 		return err;
 	struct wait_queue *from = bucket_of(&key), *to = bucket_of(&key2);
-	uint64_t flags = lock_two(from, to);
 	uint32_t value;
-	long ret = 0;
-	if (check && read_word(uaddr, &value) < 0)
-		ret = -EFAULT;
-	else if (check && value != expected)
-		ret = -EAGAIN;
+	uint64_t flags = lock_two(from, to);
+	while (check && read_word_locked(uaddr, &value) < 0) {
+		unlock_two(from, to, flags);
+		if (read_word(uaddr, &value) < 0)
+			return -EFAULT;
+		flags = lock_two(from, to);
+	}
+	long ret = check && value != expected ? -EAGAIN : 0;
 	int woken = 0, moved = 0;
 	struct list_node *n, *tmp;
 	list_for_each_safe(n, tmp, &from->waiters) {

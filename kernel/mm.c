@@ -8,7 +8,9 @@
  *
  * A page-table entry of a mapped page always holds the page's address,
  * even when it is not present (PROT_NONE): a region's pages are exactly its
- * non-zero entries. Bit 9, which the CPU leaves to software, marks a
+ * non-zero entries. A private anonymous page (mm_map()) has none until its
+ * first touch, which gives it a zeroed page (mm_fault(), first_touch());
+ * a shared region's pages, and a file's, are there from mmap on. Bit 9, which the CPU leaves to software, marks a
  * copy-on-write entry: a private page that other address spaces may share
  * since a fork, or a file's page in a private file mapping, read-only here
  * whatever the region allows, until a write makes it this address space's
@@ -53,6 +55,7 @@ enum { FAULT_PRESENT = 1, FAULT_WRITE = 2, FAULT_USER = 4 };
 static struct mm *active[MAX_CPUS];
 static bool lazy[MAX_CPUS];
 static uint64_t flushed_gen[MAX_CPUS];
+static int faults_off[MAX_CPUS];          /* user_faults_off() calls not yet undone */
 
 struct mm *mm_create(void)
 {
@@ -139,6 +142,14 @@ static uint64_t *mapped_pte(struct mm *mm, uint64_t va)
 	if (!pte || !*pte)
 		panic("mm: no page at 0x%llx, inside a region", (unsigned long long)va);
 	return pte;
+}
+
+/* The entry of the page at va if it has one (a private page untouched so
+ * far has none: it comes on first touch, mm_fault()), else NULL. */
+static uint64_t *pte_at(struct mm *mm, uint64_t va)
+{
+	uint64_t *pte = paging_walk(mm->pml4, va, PAGE_TABLE_LEVEL, NULL);
+	return pte && *pte ? pte : NULL;
 }
 
 static struct mm_region *region_of(struct list_node *n)
@@ -238,18 +249,23 @@ static void shoot_down(struct mm *mm, uint64_t start, uint64_t end)
 	preempt_enable();
 }
 
-/* Unmap [start, end), whose pages are mapped: in two passes, so that no
- * CPU can still reach a page when it is dropped. Not present first (the
- * entry keeps the page's address), then, once no TLB holds it, gone. */
+/* Unmap the pages [start, end) has: in two passes, so that no CPU can
+ * still reach a page when it is dropped. Not present first (the entry
+ * keeps the page's address), then, once no TLB holds it, gone. */
 static void unmap_pages(struct mm *mm, uint64_t start, uint64_t end)
 {
-	for (uint64_t va = start; va < end; va += PAGE_SIZE)
-		*mapped_pte(mm, va) &= ~PTE_PRESENT;
+	for (uint64_t va = start; va < end; va += PAGE_SIZE) {
+		uint64_t *pte = pte_at(mm, va);
+		if (pte)
+			*pte &= ~PTE_PRESENT;
+	}
 	shoot_down(mm, start, end);
 	for (uint64_t va = start; va < end; va += PAGE_SIZE) {
-		uint64_t *pte = mapped_pte(mm, va);
-		page_put(entry_page(*pte));
-		*pte = 0;
+		uint64_t *pte = pte_at(mm, va);
+		if (pte) {
+			page_put(entry_page(*pte));
+			*pte = 0;
+		}
 	}
 }
 
@@ -274,7 +290,7 @@ int mm_map_from(struct mm *mm, uint64_t addr, size_t len, int prot, int flags, m
 	if (!r)
 		return -ENOMEM;
 
-	for (uint64_t va = addr; va < end; va += PAGE_SIZE) {
+	for (uint64_t va = addr; source && va < end; va += PAGE_SIZE) {
 		void *page = source(arg, (va - addr) / PAGE_SIZE);
 		uint64_t *pte = page ? paging_walk(mm->pml4, va, PAGE_TABLE_LEVEL, page_alloc) : NULL;
 		if (!pte) {
@@ -306,7 +322,9 @@ static void *fresh_page(void *arg, size_t index)
 
 int mm_map(struct mm *mm, uint64_t addr, size_t len, int prot, int flags)
 {
-	return mm_map_from(mm, addr, len, prot, flags, fresh_page, NULL);
+	/* A private page comes on first touch (mm_fault()); a shared one must
+	 * be there now, for a fork to share it. */
+	return mm_map_from(mm, addr, len, prot, flags, flags & MM_SHARED ? fresh_page : NULL, NULL);
 }
 
 /* Make a region start at addr, splitting the one addr falls inside, if
@@ -410,8 +428,9 @@ int mm_protect(struct mm *mm, uint64_t addr, size_t len, int prot)
 	for (struct mm_region *r = mm_region_at(mm, addr); r && r->start < end; r = mm_region_at(mm, r->end)) {
 		r->prot = prot;
 		for (uint64_t va = r->start; va < r->end; va += PAGE_SIZE) {
-			uint64_t *pte = mapped_pte(mm, va);
-			*pte = make_pte(*pte & PTE_ADDR_MASK, prot, *pte & PTE_COW);
+			uint64_t *pte = pte_at(mm, va);   /* an untouched page will come with prot */
+			if (pte)
+				*pte = make_pte(*pte & PTE_ADDR_MASK, prot, *pte & PTE_COW);
 		}
 	}
 	shoot_down(mm, addr, end);
@@ -434,7 +453,9 @@ int mm_move(struct mm *mm, uint64_t from, size_t len, uint64_t to)
 	if (!split_at(mm, from) || !split_at(mm, from + len))
 		return -ENOMEM;
 	for (uint64_t off = 0; off < len; off += PAGE_SIZE) {
-		uint64_t *source = mapped_pte(mm, from + off);
+		uint64_t *source = pte_at(mm, from + off);
+		if (!source)
+			continue;                 /* untouched: it comes at its new place */
 		*paging_walk(mm->pml4, to + off, PAGE_TABLE_LEVEL, NULL) = *source;
 		*source = 0;
 	}
@@ -488,7 +509,8 @@ int mm_discard(struct mm *mm, uint64_t addr, size_t len)
 	uint64_t end = PAGE_ALIGN_UP(addr + len);
 	for (uint64_t va = addr; va < end; va += PAGE_SIZE) {
 		struct mm_region *r = mm_region_at(mm, va);
-		if (r && !(r->flags & MM_SHARED) && !own_page(mm, mapped_pte(mm, va), va, r->prot, true))
+		uint64_t *pte = r && !(r->flags & MM_SHARED) ? pte_at(mm, va) : NULL;
+		if (pte && !own_page(mm, pte, va, r->prot, true))
 			return -ENOMEM;
 	}
 	return mm_range_mapped(mm, addr, end - addr) ? 0 : -ENOMEM;
@@ -499,7 +521,9 @@ int mm_discard(struct mm *mm, uint64_t addr, size_t len)
 static bool share_region(struct mm *parent, struct mm *child, const struct mm_region *r)
 {
 	for (uint64_t va = r->start; va < r->end; va += PAGE_SIZE) {
-		uint64_t *from = mapped_pte(parent, va);
+		uint64_t *from = pte_at(parent, va);
+		if (!from)
+			continue;                 /* untouched: zeros in both, on first touch */
 		uint64_t *to = paging_walk(child->pml4, va, PAGE_TABLE_LEVEL, page_alloc);
 		if (!to)
 			return false;
@@ -546,6 +570,21 @@ struct mm *mm_fork(struct mm *parent)
 	return child;
 }
 
+/* A private page's first touch: a zeroed page of its own, with its
+ * region's prot. Its entry, or NULL when out of memory. */
+static uint64_t *first_touch(struct mm *mm, const struct mm_region *r, uint64_t va)
+{
+	void *page = page_alloc();
+	uint64_t *pte = page ? paging_walk(mm->pml4, va, PAGE_TABLE_LEVEL, page_alloc) : NULL;
+	if (!pte) {
+		if (page)
+			page_free(page);
+		return NULL;
+	}
+	*pte = make_pte(virt_to_phys(page), r->prot, false);
+	return pte;
+}
+
 int mm_write(struct mm *mm, uint64_t addr, const void *src, size_t len)
 {
 	const uint8_t *from = src;
@@ -553,7 +592,9 @@ int mm_write(struct mm *mm, uint64_t addr, const void *src, size_t len)
 		struct mm_region *r = mm_region_at(mm, addr);
 		if (!r)
 			return -EFAULT;
-		uint64_t va = PAGE_ALIGN_DOWN(addr), *pte = mapped_pte(mm, va);
+		uint64_t va = PAGE_ALIGN_DOWN(addr), *pte = pte_at(mm, va);
+		if (!pte && !(pte = first_touch(mm, r, va)))
+			return -ENOMEM;
 		if ((*pte & PTE_COW) && !own_page(mm, pte, va, r->prot, false))
 			return -ENOMEM;
 		size_t offset = addr % PAGE_SIZE, n = MIN(len, PAGE_SIZE - offset);
@@ -587,7 +628,8 @@ static bool grow_stack(struct mm *mm, uint64_t addr)
 bool mm_fault(struct mm *mm, uint64_t addr, uint64_t error_code)
 {
 	/* A copy-on-write page is present and read-only: only a write to a
-	 * present page can be its fault. Below a stack, nothing is present. */
+	 * present page can be its fault. A private page not yet touched, and
+	 * the page below a stack, are not present. */
 	bool cow = (error_code & (FAULT_PRESENT | FAULT_WRITE)) == (FAULT_PRESENT | FAULT_WRITE);
 	if ((!cow && (error_code & FAULT_PRESENT)) || addr >= USER_TOP)
 		return false;
@@ -596,16 +638,21 @@ bool mm_fault(struct mm *mm, uint64_t addr, uint64_t error_code)
 	if (!irqs_enabled()) {
 		/* The lock may be held by a CPU shooting down entries, which
 		 * waits for this one to take its IPI: never wait for it so. */
-		pr_warn("mm: a write to user memory at 0x%llx with interrupts off", (unsigned long long)addr);
+		pr_warn("mm: an access to user memory at 0x%llx with interrupts off", (unsigned long long)addr);
 		return false;
 	}
 	mutex_lock(&mm->lock);
 	struct mm_region *r = mm_region_at(mm, addr);
 	bool resolved = false;
-	if (!cow)
-		resolved = !r && grow_stack(mm, addr);
-	else if (r && (r->prot & PROT_WRITE)) {
-		uint64_t va = PAGE_ALIGN_DOWN(addr), *pte = mapped_pte(mm, va);
+	uint64_t va = PAGE_ALIGN_DOWN(addr);
+	if (!r && !cow && grow_stack(mm, addr))
+		r = mm_region_at(mm, addr);
+	uint64_t *pte = r ? pte_at(mm, va) : NULL;
+	if (r && !pte) {
+		/* No entry at all: untouched (an inaccessible page has one). */
+		if (!(r->flags & MM_SHARED) && r->prot != PROT_NONE)
+			resolved = first_touch(mm, r, va) != NULL;
+	} else if (cow && pte && (r->prot & PROT_WRITE)) {
 		if (*pte & PTE_COW)
 			resolved = own_page(mm, pte, va, r->prot, false);
 		else
@@ -635,7 +682,19 @@ bool page_fault_resolved(uint64_t addr, uint64_t error_code)
 	struct mm *mm = active[cpu];
 	/* A kernel task holding a program's tables lazily has no business
 	 * in its pages: its fault is its own (a bug to show). */
-	return mm && !__atomic_load_n(&lazy[cpu], __ATOMIC_RELAXED) && mm_fault(mm, addr, error_code);
+	return mm && !faults_off[cpu] && !__atomic_load_n(&lazy[cpu], __ATOMIC_RELAXED) &&
+	       mm_fault(mm, addr, error_code);
+}
+
+void user_faults_off(void)
+{
+	assert_irqs_off();
+	faults_off[this_cpu()->id]++;
+}
+
+void user_faults_on(void)
+{
+	faults_off[this_cpu()->id]--;
 }
 
 uint64_t mm_brk(struct mm *mm, uint64_t addr)
@@ -767,6 +826,14 @@ static uint64_t entry_at(struct mm *mm, uint64_t va)
 
 #define WRITE_FAULT (FAULT_USER | FAULT_PRESENT | FAULT_WRITE)
 
+/* Touch each page of [addr, addr + len), as a program would: a private
+ * page is there only from its first touch on. */
+static void touch(struct mm *mm, uint64_t addr, size_t len)
+{
+	for (uint64_t va = addr; va < addr + len; va += PAGE_SIZE)
+		mm_write(mm, va, "", 1);
+}
+
 KTEST(mm, fork_shares_pages_until_one_writes)
 {
 	size_t before = pages_in_use();
@@ -774,6 +841,7 @@ KTEST(mm, fork_shares_pages_until_one_writes)
 	KASSERT(t, parent != NULL);
 	KASSERT(t, mm_map_anon(parent, 0x400000, PAGE_SIZE, PROT_READ | PROT_EXEC) == 0);
 	KASSERT(t, mm_map_anon(parent, 0x600000, PAGE_SIZE, PROT_READ | PROT_WRITE) == 0);
+	touch(parent, 0x400000, PAGE_SIZE);
 	KASSERT(t, mm_write(parent, 0x600000, "parent", 7) == 0);
 	parent->brk_start = parent->brk = parent->brk_mapped = 0x601000;
 	struct mm *child = mm_fork(parent);
@@ -878,12 +946,32 @@ static void expect_regions(struct ktest_ctx *t, struct mm *mm, const uint64_t (*
 	KEXPECT_EQ(t, i, count);
 }
 
+KTEST(mm, a_private_page_comes_on_first_touch_and_zeroed)
+{
+	size_t before = pages_in_use();
+	struct mm *mm = mm_create();
+	KASSERT(t, mm != NULL);
+	KASSERT(t, mm_map_anon(mm, 0x400000, 64 * PAGE_SIZE, PROT_READ | PROT_WRITE) == 0);
+	KEXPECT_EQ(t, entry_at(mm, 0x401000), 0);                       /* nothing yet */
+	KEXPECT(t, mm_fault(mm, 0x401008, FAULT_USER));                  /* a read: not present */
+	uint64_t e = entry_at(mm, 0x401000);
+	KEXPECT(t, (e & PTE_PRESENT) && (e & PTE_WRITE) && !(e & PTE_COW));
+	KEXPECT(t, ((uint64_t *)entry_page(e))[1] == 0);
+	KEXPECT_EQ(t, entry_at(mm, 0x402000), 0);                       /* only that page */
+	KEXPECT(t, !mm_fault(mm, 0x401008, FAULT_USER));                 /* there now: someone else's fault */
+	KEXPECT_EQ(t, mm_protect(mm, 0x403000, PAGE_SIZE, PROT_NONE), 0);
+	KEXPECT(t, !mm_fault(mm, 0x403000, FAULT_USER));                 /* inaccessible: no page for it */
+	mm_destroy(mm);
+	KEXPECT_EQ(t, pages_in_use(), before);
+}
+
 KTEST(mm, unmap_splits_regions_and_frees_pages)
 {
 	size_t before = pages_in_use();
 	struct mm *mm = mm_create();
 	KASSERT(t, mm != NULL);
 	KASSERT(t, mm_map_anon(mm, 0x400000, 4 * PAGE_SIZE, PROT_READ) == 0);
+	touch(mm, 0x400000, 4 * PAGE_SIZE);
 	size_t mapped = pages_in_use();
 	KEXPECT_EQ(t, mm_unmap(mm, 0x401000, 2 * PAGE_SIZE - 100), 0);    /* the length rounds up */
 	static const uint64_t ends[][3] = { { 0x400000, 0x401000, PROT_READ }, { 0x403000, 0x404000, PROT_READ } };
@@ -909,6 +997,7 @@ KTEST(mm, protect_splits_regions_and_keeps_copy_on_write)
 	struct mm *mm = mm_create();
 	KASSERT(t, mm != NULL);
 	KASSERT(t, mm_map_anon(mm, 0x400000, 3 * PAGE_SIZE, PROT_READ | PROT_WRITE) == 0);
+	touch(mm, 0x400000, 3 * PAGE_SIZE);
 	KEXPECT_EQ(t, mm_protect(mm, 0x401000, PAGE_SIZE, PROT_READ), 0);
 	static const uint64_t split[][3] = {
 		{ 0x400000, 0x401000, PROT_READ | PROT_WRITE }, { 0x401000, 0x402000, PROT_READ },

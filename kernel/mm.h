@@ -50,8 +50,9 @@ enum { PROT_NONE = 0, PROT_READ = 1, PROT_WRITE = 2, PROT_EXEC = 4 };
  * just below it grows down (kernel/mm.c, Linux's VM_GROWSDOWN). */
 enum { MM_SHARED = 1, MM_GROWSDOWN = 2 };
 
-/* A run of pages mapped alike. Every page in it is mapped, from the start:
- * nothing is paged in on demand yet, but a stack grows by a fault below it. */
+/* A run of pages mapped alike. A private anonymous page comes, zeroed, on
+ * its first touch; the others are mapped from the start. A stack grows by
+ * a fault below it. */
 struct mm_region {
 	struct list_node node;            /* in mm->regions, in address order */
 	uint64_t start, end;              /* [start, end), page-aligned */
@@ -150,6 +151,12 @@ int mm_shared_phys(struct mm *mm, uint64_t addr, uint64_t *phys);
 
 /* brk(): move the heap's end to addr, if it can; returns the end now. */
 uint64_t mm_brk(struct mm *mm, uint64_t addr);
+
+/* Between these (interrupts off), a user copy that faults fails at once,
+ * rather than make the page present (Linux's pagefault_disable()): for a
+ * read under a spinlock, whose caller faults the page in after. */
+void user_faults_off(void);
+void user_faults_on(void);
 
 /* This CPU uses mm's page tables from now on; NULL: the kernel's.
  * Interrupts or preemption off. */

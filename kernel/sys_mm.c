@@ -1,8 +1,8 @@
 /*
  * mmap, mprotect, munmap, mremap, madvise and brk: the checks and choices of Linux's system
- * calls; kernel/mm.c does the mapping. Every mapping's pages are allocated
- * and zeroed at once (nothing is paged in on demand yet), so MAP_POPULATE
- * and MAP_NORESERVE are what happens anyway.
+ * calls; kernel/mm.c does the mapping. A private anonymous page comes on
+ * its first touch; a shared one, and a file's, at mmap. MAP_POPULATE and
+ * MAP_NORESERVE are accepted and change nothing.
  *
  * A file's mapping maps the file's own pages (their kind's map_page): a
  * shared one writes into the file, a private one's pages are copy-on-write

@@ -392,6 +392,13 @@ static void futexes(void)
 	show("FUTEX_WAIT_BITSET, bitset 0", futex(&word, FUTEX_WAIT_BITSET, 0, NULL, NULL, 0));
 	show("FUTEX_WAKE | FUTEX_CLOCK_REALTIME", futex(&word, FUTEX_WAKE | FUTEX_CLOCK_REALTIME, 1, NULL, NULL, 0));
 	show("op 99", futex(&word, 99, 0, NULL, NULL, 0));
+	/* A word on a page nobody has touched yet: it reads 0. */
+	uint32_t *fresh = mmap(NULL, 3 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	show("FUTEX_WAIT on an untouched page, the word differs", futex(fresh, FUTEX_WAIT, 1, NULL, NULL, 0));
+	show("FUTEX_WAIT on another, 10 ms", futex(fresh + 1024, FUTEX_WAIT, 0, &ms10, NULL, 0));
+	show("FUTEX_CMP_REQUEUE on a third, the word differs",
+	     futex(fresh + 2048, FUTEX_CMP_REQUEUE, 1, (void *)1, &word, 1));
+	munmap(fresh, 3 * 4096);
 	struct timespec bad = { 0, 1000000000 };
 	show("FUTEX_WAIT, tv_nsec 1e9", futex(&word, FUTEX_WAIT, 0, &bad, NULL, 0));
 	show("FUTEX_WAIT, a timeout at address 8", futex(&word, FUTEX_WAIT, 0, (void *)8, NULL, 0));
