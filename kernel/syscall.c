@@ -161,7 +161,7 @@ static long not_implemented(uint64_t nr)
 	return -ENOSYS;
 }
 
-long syscall_dispatch(struct user_regs *regs)
+bool syscall_dispatch(struct user_regs *regs)
 {
 	/* Linux's argument order; r10 stands in for rcx, which `syscall` overwrites. */
 	const uint64_t arg[6] = { regs->rdi, regs->rsi, regs->rdx, regs->r10, regs->r8, regs->r9 };
@@ -173,5 +173,5 @@ long syscall_dispatch(struct user_regs *regs)
 	preempt_check_resched();          /* a wake-up meanwhile may want this CPU */
 	irq_disable();                    /* from here to ring 3 nothing may come between */
 	exit_to_user(regs);
-	return (long)regs->rax;           /* a signal's handler or return may have changed it */
+	return user_return_uses_sysret(regs);   /* a signal's handler or return may have changed regs */
 }

@@ -29,9 +29,10 @@ const char *stack_guard_owner(uint64_t addr);
 struct user_regs;
 struct trap_frame;
 /* A system call from ring 3 (syscall.asm), interrupts on: regs->rax is its
- * number, rdi, rsi, rdx, r10, r8, r9 its arguments; returns what the program
- * gets in rax (kernel/syscall.c). */
-long syscall_dispatch(struct user_regs *regs);
+ * number, rdi, rsi, rdx, r10, r8, r9 its arguments, and what the program
+ * gets back in it; returns with interrupts off, true if sysretq may take
+ * the program back (user_return_uses_sysret()), else iretq (kernel/syscall.c). */
+bool syscall_dispatch(struct user_regs *regs);
 /* A page fault at addr with the CPU's error code, in ring 3 or in the kernel
  * copying to or from user memory, interrupts on if the faulting code had
  * them on: true if the kernel made the access possible (a write to a

@@ -12,7 +12,7 @@
 
 bits 64
 section .text
-extern syscall_dispatch, user_return_uses_sysret, return_to_user, syscall_exits_by_iretq
+extern syscall_dispatch, return_to_user, syscall_exits_by_iretq
 
 KERNEL_STACK equ 8                    ; struct arch_cpu's fields (percpu.h): the top of the running
 USER_RSP     equ 16                   ; task's kernel stack, and the user's rsp while it is switched
@@ -41,11 +41,8 @@ syscall_entry:
 	mov rdi, rsp
 	xor ebp, ebp                      ; a backtrace ends here, not in the user's frames
 	sti
-	call syscall_dispatch             ; long syscall_dispatch(struct user_regs *)
-	cli                               ; until sysretq or iretq: the exit switches GS and stacks
-	mov [rsp + TF_RAX], rax
-	mov rdi, rsp
-	call user_return_uses_sysret
+	call syscall_dispatch             ; bool syscall_dispatch(struct user_regs *): rax is in the frame
+	cli                               ; (it is off already) until sysretq or iretq: the exit switches GS and stacks
 	test al, al
 	jnz .sysret
 	lock inc qword [rel syscall_exits_by_iretq]   ; tests/kernel/sysret_test.c counts them

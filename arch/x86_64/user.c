@@ -125,25 +125,7 @@ int copy_to_user(void *udst, const void *src, size_t n)
 	return copy_user(udst, src, n, (uint64_t)udst);
 }
 
-/*
- * sysretq is the fast way back, but it trusts rcx and r11 blindly. On
- * Intel CPUs a non-canonical rcx makes sysretq raise #GP while still in
- * ring 0, on the user's stack and with the user's GS: a user-chosen stack
- * for the kernel's fault handler. A system call can leave a non-canonical
- * rip (`syscall` in the last two bytes of user space returns to USER_TOP),
- * and so can a kernel that rewrites regs. So anything sysretq cannot
- * restore exactly goes back through iretq instead: a rip outside user
- * space (iretq faults in a way trap.c blames on the program), changed
- * selectors, TF or RF, which sysretq cannot give back as iretq does, and
- * registers the kernel rewrote (a signal's handler entered or returned from).
- */
 uint64_t syscall_exits_by_iretq;
-
-bool user_return_uses_sysret(const struct user_regs *regs)
-{
-	return regs->rip < USER_TOP && regs->cs == USER_CS && regs->ss == USER_DS &&
-	       !(regs->rflags & (RFLAGS_TF | RFLAGS_RF)) && regs->error_code != USER_REGS_REWRITTEN;
-}
 
 KTEST(user, sysret_only_when_it_cannot_fault)
 {

@@ -7,6 +7,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/gdt.h"
 
 /* User space is the lower half of the canonical addresses, minus its first
  * 64 KiB (Linux's default mmap_min_addr), so that a NULL pointer faults. */
@@ -63,6 +65,23 @@ static inline void user_regs_rewritten(struct user_regs *regs)
 {
 	regs->error_code = USER_REGS_REWRITTEN;
 }
-/* May the system call exit return with sysretq, or must it use iretq? */
-bool user_return_uses_sysret(const struct user_regs *regs);
+/*
+ * May the system call exit return with sysretq, or must it use iretq?
+ * sysretq is the fast way back, but it trusts rcx and r11 blindly. On
+ * Intel CPUs a non-canonical rcx makes sysretq raise #GP while still in
+ * ring 0, on the user's stack and with the user's GS: a user-chosen stack
+ * for the kernel's fault handler. A system call can leave a non-canonical
+ * rip (`syscall` in the last two bytes of user space returns to USER_TOP),
+ * and so can a kernel that rewrites regs. So anything sysretq cannot
+ * restore exactly goes back through iretq instead: a rip outside user
+ * space (iretq faults in a way trap.c blames on the program), changed
+ * selectors, TF or RF, which sysretq cannot give back as iretq does, and
+ * registers the kernel rewrote (a signal's handler entered or returned
+ * from). Inline: every system call asks (kernel/syscall.c).
+ */
+static inline bool user_return_uses_sysret(const struct user_regs *regs)
+{
+	return regs->rip < USER_TOP && regs->cs == USER_CS && regs->ss == USER_DS &&
+	       !(regs->rflags & (RFLAGS_TF | RFLAGS_RF)) && regs->error_code != USER_REGS_REWRITTEN;
+}
 extern uint64_t syscall_exits_by_iretq;   /* how often it had to (atomic) */
