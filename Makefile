@@ -76,7 +76,8 @@ $(BUILD)/%.o: %.asm boot/layout.inc arch/x86_64/trap_frame.inc Makefile
 # every process, a shared object linked at 0 with nothing to relocate. Its
 # file is its memory image; objcopy makes it data of the kernel's
 # (_binary_vdso_so_start) for kernel/vdso.c to copy into pages at boot.
-VDSO_TARGET := $(if $(findstring clang,$(CC)),--target=x86_64-linux-gnu -fuse-ld=lld)
+# clang links it with GNU ld too (binutils), as the kernel: no lld needed.
+VDSO_TARGET := $(if $(findstring clang,$(CC)),--target=x86_64-linux-gnu -fuse-ld=bfd)
 VDSO_CFLAGS := $(VDSO_TARGET) -std=gnu11 -O2 -Wall -Wextra -Werror -I. -fPIC -fno-stack-protector \
 	-fcf-protection=none -fno-asynchronous-unwind-tables -nostdlib -shared \
 	-Wl,-T,arch/x86_64/vdso/vdso.lds -Wl,--hash-style=both -Wl,-soname=linux-vdso.so.1 \
