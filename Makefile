@@ -186,10 +186,10 @@ FORCE:
 run: deps $(ISO)
 ifeq ($(EMU),bochs)
 	@tools/deps.sh bochs
-	@$(PYTHON) tools/bochs.py --iso $(ISO) --smp $(SMP) --mem $(MEM)
+	@$(PYTHON) tools/bochs.py --iso $(ISO) --smp $(SMP) --mem $(MEM) --run-status
 else
 	@$(PYTHON) tools/qemu.py --iso $(ISO) --smp $(SMP) --mem $(MEM) --accel $(ACCEL) \
-		--machine $(MACHINE) $(if $(filter 1,$(UEFI)),--uefi)
+		--machine $(MACHINE) $(if $(filter 1,$(UEFI)),--uefi) --run-status
 endif
 
 # `make debug`: the same ISO, paused, under TCG (breakpoints and single

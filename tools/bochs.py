@@ -157,7 +157,7 @@ def parse_args(argv):
 def main(argv=None):
     a = parse_args(sys.argv[1:] if argv is None else argv)
     return emulator.main(lambda: boot(a.iso, a.smp, a.mem, a.cpu, a.ips, a.time0, a.timeout,
-                                      a.log, dry_run=a.dry_run), a.log)
+                                      a.log, dry_run=a.dry_run), a.log, run=a.run_status)
 
 
 if __name__ == "__main__":

@@ -154,6 +154,9 @@ def common_args(p):
     p.add_argument("--timeout", type=float, help="kill the emulator after SECONDS (exit 124)")
     p.add_argument("--log", help="also write the serial output to FILE")
     p.add_argument("--dry-run", action="store_true", help="print the command, run nothing")
+    p.add_argument("--run-status", action="store_true",
+                   help="exit 0 when the kernel powered off cleanly or passed (make run), else "
+                        "the status, said in words")
     return p
 
 
@@ -161,9 +164,30 @@ def parser(prog, description, epilog=None):
     return common_args(argparse.ArgumentParser(prog=prog, description=description, epilog=epilog))
 
 
-def main(boot, log=None):
+# What a status means to someone at `make run` (0: ACPI power-off, or QEMU
+# quit with Ctrl-A X).
+MEANINGS = {FAIL: "the kernel reported a failure (a workload or test failed)",
+            PANIC: "the kernel panicked", TIMEOUT_STATUS: "the run timed out",
+            130: "interrupted", 143: "terminated"}
+
+
+def run_status(status):
+    """(exit status, message or None) for `make run`: a clean power-off or
+    a passing run= is success, 0; anything else is the status itself."""
+    if status in (0, PASS):
+        return 0, None
+    return status, f"run: exit status {status}: {MEANINGS.get(status, 'the emulator failed')}"
+
+
+def main(boot, log=None, run=False):
     """A command's main around boot(): SIGTERM, SIGHUP and Ctrl-C stop the
-    emulator; the terminal's settings are restored."""
+    emulator; the terminal's settings are restored. run: the status as
+    run_status() gives it."""
+    if run:
+        status, message = run_status(main(boot, log))
+        if message:
+            print(message, file=sys.stderr)
+        return status
     if log:
         os.makedirs(os.path.dirname(os.path.abspath(log)), exist_ok=True)
 

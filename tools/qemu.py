@@ -166,7 +166,8 @@ def parse_args(argv):
 def main(argv=None):
     a = parse_args(sys.argv[1:] if argv is None else argv)
     return emulator.main(lambda: boot(a.iso, a.smp, a.mem, a.accel, a.machine, a.uefi, a.timeout,
-                                      a.log, a.gdb, a.paused, a.extra, dry_run=a.dry_run), a.log)
+                                      a.log, a.gdb, a.paused, a.extra, dry_run=a.dry_run), a.log,
+                         run=a.run_status)
 
 
 if __name__ == "__main__":
