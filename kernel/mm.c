@@ -725,15 +725,18 @@ void mm_activate(struct mm *mm)
 void mm_switch_to(struct mm *mm)
 {
 	int cpu = this_cpu()->id;
+	bool was_lazy = lazy[cpu];
 	if (!mm) {
-		if (active[cpu])
+		if (active[cpu] && !was_lazy)     /* only the change costs a fence: switches are hot */
 			__atomic_store_n(&lazy[cpu], true, __ATOMIC_SEQ_CST);
 		return;
 	}
 	/* No longer lazy, then the generation: shoot_down()'s order the other
 	 * way round, so that either it sees this CPU is not lazy (and flushes
-	 * it), or this CPU sees its generation (and flushes itself). */
-	__atomic_store_n(&lazy[cpu], false, __ATOMIC_SEQ_CST);
+	 * it), or this CPU sees its generation (and flushes itself). A CPU
+	 * that was not lazy has had every shootdown's IPI. */
+	if (was_lazy)
+		__atomic_store_n(&lazy[cpu], false, __ATOMIC_SEQ_CST);
 	uint64_t gen = __atomic_load_n(&mm->tlb_gen, __ATOMIC_SEQ_CST);
 	if (active[cpu] != mm)
 		mm_activate(mm);          /* a CR3 write: the TLB starts afresh */
