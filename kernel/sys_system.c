@@ -11,6 +11,9 @@
 #include "kernel/vmm.h"
 #include "kernel/kmalloc.h"
 #include "kernel/task.h"
+#include "kernel/power.h"
+#include "kernel/loadavg.h"
+#include "kernel/printk.h"
 #include "kernel/errno.h"
 #include "sched/api.h"
 #include "sched/platform.h"
@@ -32,6 +35,40 @@ long sys_uname(const uint64_t *arg)
 		.version = "#1", .machine = "x86_64", .domainname = "(none)",
 	};
 	return copy_to_user((void *)arg[0], &uts, sizeof(uts));
+}
+
+#define REBOOT_MAGIC1        0xfee1deadu
+#define REBOOT_CMD_RESTART   0x01234567u
+#define REBOOT_CMD_HALT      0xcdef0123u
+#define REBOOT_CMD_POWER_OFF 0x4321fedcu
+#define REBOOT_CMD_CAD_ON    0x89abcdefu
+#define REBOOT_CMD_CAD_OFF   0u
+
+/* reboot(2), Linux's way: two magic numbers guard against a stray call
+ * (0xfee1dead, then one of four dates), then what to do. Power off and
+ * restart happen at once: there is no disk to write back. */
+long sys_reboot(const uint64_t *arg)
+{
+	static const uint32_t magic2[] = { 672274793, 85072278, 369367448, 537993216 };
+	bool dated = false;
+	for (size_t i = 0; i < ARRAY_SIZE(magic2); i++)
+		dated |= (uint32_t)arg[1] == magic2[i];
+	if ((uint32_t)arg[0] != REBOOT_MAGIC1 || !dated)
+		return -EINVAL;
+	switch ((uint32_t)arg[2]) {
+	case REBOOT_CMD_CAD_ON:
+	case REBOOT_CMD_CAD_OFF:                 /* Ctrl-Alt-Del means nothing on a serial console */
+		return 0;
+	case REBOOT_CMD_HALT:
+	case REBOOT_CMD_POWER_OFF:
+		pr_info("reboot: power down (asked by pid %d)", sched_current()->process->pid);
+		power_off();
+	case REBOOT_CMD_RESTART:
+		pr_info("reboot: restarting (asked by pid %d)", sched_current()->process->pid);
+		power_reboot();
+	default:
+		return -EINVAL;
+	}
 }
 
 /* getuid, geteuid, getgid, getegid: root. */
@@ -70,7 +107,7 @@ struct user_sysinfo {
 	char reserved[4];
 };
 
-/* No load average is kept yet: its three figures are 0. Free memory
+/* The load averages in 1/65536 (SI_LOAD_SHIFT). Free memory
  * counts what the kernel keeps only to reuse, as free: the room in
  * kmalloc's slabs and the freed kernel stacks it caches. Its own page
  * tables, which grow with the kernel stacks mapped at once and are kept,
@@ -87,6 +124,10 @@ long sys_sysinfo(const uint64_t *arg)
 		.procs = (uint16_t)MIN(tasks_alive(), 0xffff),
 		.mem_unit = 1,
 	};
+	uint64_t loads[3];
+	loadavg_read(loads);
+	for (int i = 0; i < 3; i++)
+		info.loads[i] = loads[i] << (16 - LOADAVG_SHIFT);
 	return copy_to_user((void *)arg[0], &info, sizeof(info));
 }
 

@@ -112,6 +112,7 @@ static const syscall_fn table[] = {
 	[157] = sys_prctl,
 	[158] = sys_arch_prctl,
 	[160] = sys_setrlimit,
+	[169] = sys_reboot,
 	[186] = sys_gettid,
 	[200] = sys_tkill,
 	[201] = sys_time,

@@ -97,6 +97,7 @@ long sys_alarm(const uint64_t *arg);
 
 /* kernel/sys_system.c */
 long sys_uname(const uint64_t *arg);
+long sys_reboot(const uint64_t *arg);
 long sys_get_id(const uint64_t *arg);
 long sys_getrandom(const uint64_t *arg);
 long sys_sysinfo(const uint64_t *arg);

@@ -1,4 +1,5 @@
 #include "kernel/tick.h"
+#include "kernel/loadavg.h"
 #include "kernel/timer.h"
 #include "kernel/percpu.h"
 #include "kernel/cputime.h"
@@ -40,6 +41,7 @@ static void tick(struct timer *t)
 	uint64_t periods = 1 + (now - t->expires) / period;
 	__atomic_fetch_add(&this_cpu()->ticks, periods, __ATOMIC_RELAXED);
 	cputime_tick(this_cpu()->irq_from_user);
+	loadavg_tick();
 	timer_start(t, t->expires + periods * period);
 	scheduler_tick();
 }

@@ -59,6 +59,9 @@ void set_user_nice(struct task *p, int nice);     /* clamps to -20..19 */
 int sched_setaffinity(int pid, cpumask_t mask);   /* moves the task at once if it must */
 int sched_getaffinity(int pid, cpumask_t *mask);
 int sched_yield(void);
+/* Tasks runnable or running on every CPU, idle tasks aside: a moment's
+ * count, read without locks (the load average's sample). */
+unsigned sched_nr_running(void);
 int sched_get_priority_max(int policy);
 int sched_get_priority_min(int policy);
 /* What sched_rr_get_interval() tells: p's time slice in its class (0: none). */

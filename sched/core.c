@@ -239,6 +239,15 @@ void deactivate_task(struct rq *rq, struct task *p, int flags)
 }
 
 /* Tasks queued on rq that are not running: the ones a stuck CPU keeps waiting. */
+unsigned sched_nr_running(void)
+{
+	unsigned n = 0;
+	for (int cpu = 0; cpu < sched_nr_cpus(); cpu++)
+		if (sched_cpu_online(cpu))
+			n += __atomic_load_n(&cpu_rq(cpu)->nr_running, __ATOMIC_RELAXED);
+	return n;
+}
+
 unsigned rq_nr_waiting(const struct rq *rq)
 {
 	bool curr_queued = rq->curr != rq->idle && rq->curr->on_rq;
