@@ -9,6 +9,7 @@
  */
 #include "kernel/dir_file.h"
 #include "kernel/ramfs.h"
+#include "kernel/procfs.h"
 #include "kernel/file.h"
 #include "kernel/errno.h"
 #include "lib/path.h"
@@ -24,11 +25,10 @@ struct dirent64_head {
 
 #define RECORD_MAX ((sizeof(struct dirent64_head) + NAME_MAX + 1 + 7) & ~7UL)
 
-enum { DT_CHR = 2, DT_DIR = 4, DT_REG = 8 };
-
+/* d_type: Linux's DT_ values are the file type bits of st_mode, shifted down. */
 static uint8_t type_of(const struct inode *inode)
 {
-	return inode_is_dir(inode) ? DT_DIR : inode_is_regular(inode) ? DT_REG : DT_CHR;
+	return (uint8_t)((inode->mode & S_IFMT) >> 12);
 }
 
 /* One entry's record into the cursor: 0, -ENOSPC if it does not fit, -EFAULT. */
@@ -72,6 +72,7 @@ static long dir_getdents(struct file *f, struct io_cursor *to, uint64_t *pos)
 	size_t room = io_left(to), done = 0;
 	int err = 0;
 	tree_lock();
+	procfs_refresh(dir);
 	if (dir_is_dead(dir))
 		err = -ENOENT;            /* Linux lists nothing in a removed directory */
 	while (!err) {

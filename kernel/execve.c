@@ -103,7 +103,8 @@ static void reset_thread_state(struct task *me)
 }
 
 /* Leave the old program for the new one in mm. */
-static void __attribute__((noreturn)) switch_program(struct mm *mm, const char *path)
+static void __attribute__((noreturn)) switch_program(struct mm *mm, const char *path, char *cmdline,
+							size_t cmdline_len)
 {
 	struct task *me = sched_current();
 	struct process *proc = me->process;
@@ -115,7 +116,7 @@ static void __attribute__((noreturn)) switch_program(struct mm *mm, const char *
 	mm_destroy(old);
 	fdtable_close_on_exec(proc->files);
 	signals_exec(&proc->signals, me->thread);
-	process_note_exec();
+	process_note_exec(cmdline, cmdline_len);
 	strlcpy(me->name, process_name_of(path), sizeof(me->name));
 	kstack_rename(me->kstack_top, me->name);
 	reset_thread_state(me);
@@ -142,9 +143,12 @@ long process_execve(uint64_t upath, uint64_t uargv, uint64_t uenvp)
 		err = exec_load(cwd, path, argv, envp, &mm);
 		inode_put(cwd);
 	}
-	char name[TASK_NAME_LEN];
-	if (!err)
+	char name[TASK_NAME_LEN], *cmdline = NULL;
+	size_t cmdline_len = 0;
+	if (!err) {
 		strlcpy(name, process_name_of(path), sizeof(name));
+		cmdline = cmdline_make(argv, &cmdline_len);
+	}
 	kfree(argv);
 	kfree(envp);
 	kfree(s.buf);
@@ -153,7 +157,8 @@ long process_execve(uint64_t upath, uint64_t uargv, uint64_t uenvp)
 	/* The point of no return: the other threads go, then the old program. */
 	if (!process_become_single_threaded()) {
 		mm_destroy(mm);
+		kfree(cmdline);
 		process_exit(0);          /* an exit_group() came first: it says the status */
 	}
-	switch_program(mm, name);
+	switch_program(mm, name, cmdline, cmdline_len);
 }

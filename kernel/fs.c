@@ -8,6 +8,7 @@
  */
 #include "kernel/fs.h"
 #include "kernel/ramfs.h"
+#include "kernel/procfs.h"
 #include "kernel/ramfs_file.h"
 #include "kernel/dir_file.h"
 #include "kernel/dev_file.h"
@@ -33,6 +34,8 @@ struct inode *fs_root(void)
  * reference: the name holds it), -ENOENT in a removed directory, -ENOMEM. */
 static int make(const struct path_last *last, uint32_t mode, struct inode **out)
 {
+	if (last->dir->proc.node)
+		return -EACCES;           /* /proc is the kernel's to fill */
 	if (dir_is_dead(last->dir))
 		return -ENOENT;
 	struct inode *inode = inode_create(mode);
@@ -106,6 +109,8 @@ static int may_open(const struct inode *inode, unsigned flags)
 		return -ENOTDIR;
 	if (inode_is_dir(inode) && ((flags & O_ACCMODE) != O_RDONLY || (flags & (O_CREAT | O_TRUNC))))
 		return -EISDIR;
+	if (inode->proc.node && (flags & O_ACCMODE) != O_RDONLY && !inode->proc.node->store)
+		return -EACCES;           /* a /proc file that takes no writes */
 	return 0;
 }
 
@@ -116,6 +121,8 @@ static const struct file_ops *ops_of(const struct inode *inode)
 		return &dir_file_ops;
 	if (inode_is_regular(inode))
 		return &ramfs_file_ops;
+	if (inode->proc.node)
+		return &procfs_file_ops;
 	return inode->dev.ops;
 }
 
@@ -171,6 +178,8 @@ static int remove_last(const struct path_last *last, void *arg)
 	int err = find_entry(last, &d);
 	if (err)
 		return err;
+	if (last->dir->proc.node)
+		return -EPERM;
 	bool is_dir = inode_is_dir(d->inode);
 	if (is_dir != want_dir || (!is_dir && last->slash))
 		return is_dir ? -EISDIR : -ENOTDIR;
@@ -217,6 +226,8 @@ static int rename_last(const struct path_last *from, const struct path_last *to,
 		err = path_entry(to, &new);
 	if (err)
 		return err;
+	if (from->dir->proc.node || to->dir->proc.node)
+		return -EPERM;
 	if (new && (flags & RENAME_NOREPLACE))
 		return -EEXIST;
 	struct inode *moving = old->inode;

@@ -18,6 +18,7 @@
 #include "kernel/vmm.h"
 #include "kernel/initramfs.h"
 #include "kernel/fs.h"
+#include "kernel/procfs.h"
 #include "kernel/process.h"
 #include "kernel/image_checksum.h"
 #include "kernel/futex.h"
@@ -148,6 +149,7 @@ static void kernel_init(void *arg)
 	vdso_init();                                    /* the clock in ring 3, for every program */
 	fs_init();                                      /* the root: /tmp, /dev and its devices */
 	initramfs_init();                               /* the files GRUB loaded, into it: /bin/... */
+	procfs_init();                                  /* /proc: the processes, the scheduler */
 	if (sched_debug_every)
 		task_detach(task_spawn("sched_debug", periodic_sched_debug, NULL));
 

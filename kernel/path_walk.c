@@ -1,5 +1,6 @@
 #include "kernel/path_walk.h"
 #include "kernel/ramfs.h"
+#include "kernel/procfs.h"
 #include "kernel/fs.h"
 #include "kernel/errno.h"
 
@@ -7,6 +8,7 @@ int path_entry(const struct path_last *last, struct dentry **out)
 {
 	if (last->len > NAME_MAX)
 		return -ENAMETOOLONG;
+	procfs_refresh(last->dir);
 	*out = dir_find(last->dir, last->name, last->len);
 	return 0;
 }

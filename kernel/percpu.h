@@ -22,6 +22,9 @@ struct cpu {
 	uint64_t ticks;               /* timer interrupts taken: written by the CPU itself, atomic */
 	bool irq_from_user;           /* the interrupt it handles came from ring 3 (kernel/irq.c):
 	                                 where the tick samples the running task (kernel/cputime.h) */
+	uint64_t user_ticks, nice_ticks, system_ticks;   /* ticks that found a task running in ring 3
+	                                 (at nice > 0: nice), or in the kernel; idle is the rest
+	                                 (/proc/stat): written by the CPU itself, atomic */
 	const char *context;          /* what runs here, for messages ("idle/2") */
 	struct task *current;         /* the task running here; NULL before the scheduler starts */
 	const struct trap_frame *stopped_at;   /* where a panic's NMI stopped it (atomic: another CPU waits) */

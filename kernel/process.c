@@ -133,6 +133,13 @@ int process_start(struct process *proc, struct process *parent, const char *name
 	memcpy(proc->rlimits, parent ? parent->rlimits : default_rlimits, sizeof(proc->rlimits));
 	proc->cwd = parent ? cwd_get(parent) : inode_get(fs_root());
 	proc->umask = parent ? __atomic_load_n(&parent->umask, __ATOMIC_RELAXED) : 022;
+	if (parent && parent->cmdline_len) {    /* a fork runs its parent's program */
+		proc->cmdline = kmalloc(parent->cmdline_len);
+		if (proc->cmdline) {
+			memcpy(proc->cmdline, parent->cmdline, parent->cmdline_len);
+			proc->cmdline_len = parent->cmdline_len;
+		}
+	}
 	if (parent)
 		list_add_tail(&parent->children, &proc->sibling);
 	list_add_tail(&all_processes, &proc->all);
@@ -167,7 +174,11 @@ int process_spawn(const char *path, const char *const argv[], const char *const 
 	struct fdtable *files = fdtable_create_console();
 	struct process *proc = files ? process_create(mm, files) : NULL;
 	struct task *p;
+	if (proc)
+		proc->cmdline = cmdline_make(argv, &proc->cmdline_len);
 	if (!proc || process_start(proc, NULL, process_name_of(path), enter_program, NULL, &p) < 0) {
+		if (proc)
+			kfree(proc->cmdline);
 		kfree(proc);
 		if (files)
 			fdtable_put(files);
@@ -210,6 +221,7 @@ static void release(struct process *proc)
 	if (proc->parent)
 		list_remove(&proc->sibling);
 	list_remove(&proc->all);
+	kfree(proc->cmdline);
 	kfree(proc);
 }
 
@@ -341,8 +353,25 @@ struct cputime process_children_cpu_time(void)
 	return time;
 }
 
-/* Under the tree lock: the process with this pid, not yet waited for, or NULL. */
-static struct process *find_process(int pid)
+uint64_t process_tree_lock(void)
+{
+	return spin_lock_irqsave(&tree.lock);
+}
+
+void process_tree_unlock(uint64_t flags)
+{
+	spin_unlock_irqrestore(&tree.lock, flags);
+}
+
+void process_for_each_locked(void (*fn)(struct process *proc, void *arg), void *arg)
+{
+	assert_held(&tree.lock);
+	struct list_node *n;
+	list_for_each(n, &all_processes)
+		fn(list_entry(n, struct process, all), arg);
+}
+
+struct process *process_find_locked(int pid)
 {
 	assert_held(&tree.lock);
 	struct list_node *n;
@@ -361,7 +390,7 @@ int process_setpgid(int pid, int pgid)
 		return -EINVAL;
 	int ret = 0;
 	uint64_t flags = spin_lock_irqsave(&tree.lock);
-	struct process *p = pid == 0 ? me : find_process(pid);
+	struct process *p = pid == 0 ? me : process_find_locked(pid);
 	if (pgid == 0)
 		pgid = p ? p->pid : 0;
 	if (!p || p->exited || (p != me && p->parent != me))
@@ -390,7 +419,7 @@ int process_setpgid(int pid, int pgid)
 static int get_group_or_session(int pid, bool session)
 {
 	uint64_t flags = spin_lock_irqsave(&tree.lock);
-	struct process *p = pid == 0 ? sched_current()->process : find_process(pid);
+	struct process *p = pid == 0 ? sched_current()->process : process_find_locked(pid);
 	int ret = !p ? -ESRCH : session ? p->sid : p->pgid;
 	spin_unlock_irqrestore(&tree.lock, flags);
 	return ret;
@@ -406,11 +435,29 @@ int process_getsid(int pid)
 	return pid < 0 ? -ESRCH : get_group_or_session(pid, true);
 }
 
-void process_note_exec(void)
+char *cmdline_make(const char *const argv[], size_t *len)
 {
+	char *buf = kmalloc(CMDLINE_MAX);
+	size_t used = 0;
+	for (int i = 0; buf && argv[i] && used < CMDLINE_MAX; i++) {
+		size_t n = MIN(strlen(argv[i]) + 1, CMDLINE_MAX - used);
+		memcpy(buf + used, argv[i], n);
+		used += n;
+	}
+	*len = buf ? used : 0;
+	return buf;
+}
+
+void process_note_exec(char *cmdline, size_t len)
+{
+	struct process *proc = sched_current()->process;
 	uint64_t flags = spin_lock_irqsave(&tree.lock);
-	sched_current()->process->execed = true;
+	proc->execed = true;
+	char *old = proc->cmdline;
+	proc->cmdline = cmdline;
+	proc->cmdline_len = len;
 	spin_unlock_irqrestore(&tree.lock, flags);
+	kfree(old);
 }
 
 int process_setsid(void)
@@ -434,7 +481,7 @@ long process_rlimit(int pid, int resource, const struct rlimit *new, struct rlim
 		return new->cur > new->max ? -EINVAL : -EPERM;
 	long ret = 0;
 	uint64_t flags = spin_lock_irqsave(&tree.lock);
-	struct process *p = pid == 0 ? sched_current()->process : find_process(pid);
+	struct process *p = pid == 0 ? sched_current()->process : process_find_locked(pid);
 	if (!p || p->exited) {
 		ret = -ESRCH;
 	} else {
@@ -483,7 +530,7 @@ int process_thread_cpu_time(int tid, struct cputime *time)
 int process_cpu_time(int pid, struct cputime *time)
 {
 	uint64_t flags = spin_lock_irqsave(&tree.lock);
-	struct process *proc = find_process(pid);
+	struct process *proc = process_find_locked(pid);
 	/* It cannot end meanwhile: ending takes this lock. */
 	if (proc)
 		*time = proc->exited ? proc->time : threads_time(proc);

@@ -71,6 +71,8 @@ struct process {
 	struct cputime dead_threads_time; /* the CPU time of its threads that have ended */
 	int parent_death_signal;          /* sent to it when its parent ends (prctl
 	                                     PR_SET_PDEATHSIG), or 0: under the tree's lock */
+	char *cmdline;                    /* its program's arguments (cmdline_make()): under the tree's lock */
+	size_t cmdline_len;
 };
 
 /* Start the program at `path` (absolute) with these arguments and
@@ -122,7 +124,13 @@ int process_setpgid(int pid, int pgid);
 int process_getpgid(int pid);
 int process_getsid(int pid);
 int process_setsid(void);
-void process_note_exec(void);             /* execve() succeeded: setpgid() on it is EACCES */
+/* A program's arguments as /proc/PID/cmdline shows them, each with its
+ * NUL, cut at CMDLINE_MAX bytes: kmalloc'd (NULL, *len 0, when out of memory). */
+#define CMDLINE_MAX 4096
+char *cmdline_make(const char *const argv[], size_t *len);
+/* execve() succeeded: setpgid() on the process is EACCES, and cmdline
+ * (from cmdline_make) is its new command line. */
+void process_note_exec(char *cmdline, size_t len);
 
 /* prlimit64: pid 0 is the caller; new (if not NULL) replaces the limit
  * after *old is taken. 0, -EINVAL, -EPERM, -ESRCH. */
@@ -189,6 +197,14 @@ int process_kill_thread(int tgid, int tid, int signal);
 struct cputime process_self_cpu_time(void);
 /* The CPU time of thread tid of the calling process: 0, or -ESRCH. */
 int process_thread_cpu_time(int tid, struct cputime *time);
+
+/* For /proc (kernel/process_info.c): the tree's lock, which guards every
+ * process's place in it; a process by pid, not yet waited for (NULL if
+ * none); and every such process in turn. */
+uint64_t process_tree_lock(void);
+void process_tree_unlock(uint64_t flags);
+struct process *process_find_locked(int pid);
+void process_for_each_locked(void (*fn)(struct process *proc, void *arg), void *arg);
 
 /* The steps process_spawn() and process_fork() share. A process holding
  * mm and files (NULL on out of memory)... */

@@ -30,6 +30,11 @@ struct inode {
 	int refs;                         /* atomic */
 	uint32_t nlink;                   /* names; a directory's: 2 + subdirectories, 0 once removed */
 	int64_t mtime_ns;                 /* realtime: made, or its bytes last changed */
+	struct {                          /* a /proc inode's (kernel/procfs.h); node NULL: not one */
+		const struct proc_node *node;
+		int pid, tid;               /* the process and thread it is about; 0: none, or the reader */
+		const void *data;           /* what else its node needs: a tunable's struct param */
+	} proc;
 	union {
 		struct {                  /* S_IFDIR */
 			struct list_node entries;   /* struct dentry, by node, oldest first */
@@ -77,9 +82,11 @@ static inline bool inode_is_dir(const struct inode *inode)
 	return (inode->mode & S_IFMT) == S_IFDIR;
 }
 
+/* A file of bytes kept here (kernel/ramfs_file.c): not a /proc file, whose
+ * text the kernel writes as it is read. */
 static inline bool inode_is_regular(const struct inode *inode)
 {
-	return (inode->mode & S_IFMT) == S_IFREG;
+	return (inode->mode & S_IFMT) == S_IFREG && !inode->proc.node;
 }
 
 void tree_lock(void);

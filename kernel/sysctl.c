@@ -1,6 +1,5 @@
 #include "kernel/sysctl.h"
 #include "kernel/errno.h"
-#include "kernel/printk.h"
 #include "kernel/ktest.h"
 #include "lib/string.h"
 
@@ -24,15 +23,10 @@ int sysctl_get(const char *name, int64_t *value)
 int sysctl_set(const char *name, int64_t value)
 {
 	const struct param *p = find(name);
-	if (!p) {
-		pr_warn("sysctl: no tunable named '%s'", name);
+	if (!p)
 		return -ENOENT;
-	}
-	if (value < p->min || value > p->max) {
-		pr_warn("sysctl: %s=%lld: out of range %lld..%lld, unchanged", name, (long long)value,
-			(long long)p->min, (long long)p->max);
-		return -EINVAL;
-	}
+	if (value < p->min || value > p->max)
+		return -EINVAL;           /* the caller's mistake, told to the caller alone */
 	__atomic_store_n((int64_t *)p->var, value, __ATOMIC_RELAXED);
 	return 0;
 }

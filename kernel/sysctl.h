@@ -23,8 +23,8 @@ static inline int64_t sysctl_read(const int64_t *var)
 	return __atomic_load_n(var, __ATOMIC_RELAXED);
 }
 
-/* 0, or -ENOENT for no such tunable; set also -EINVAL (with a message giving
- * the accepted range) for a value out of range. */
+/* 0, or -ENOENT for no such tunable; set also -EINVAL for a value out of
+ * its range, which stays as it was. */
 int sysctl_get(const char *name, int64_t *value);
 int sysctl_set(const char *name, int64_t value);
 /* Visit every tunable, e.g. to list them. */

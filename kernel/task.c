@@ -17,6 +17,7 @@
 #include "sched/preempt.h"
 #include "arch/x86_64/context.h"
 #include "arch/x86_64/cpu.h"
+#include "arch/x86_64/time.h"
 #include "lib/string.h"
 #include "lib/printf.h"
 
@@ -111,6 +112,7 @@ struct task *task_create(const char *name, void (*fn)(void *arg), void *arg)
 	list_init(&p->wait_node);
 	wait_queue_init(&p->exited, "task_exited");
 	p->cputime_lock = (struct spinlock)SPINLOCK_INIT("cputime");
+	p->start_ns = clock_ns();
 	p->saved_rsp = arch_task_stack_init(p->kstack_top);
 
 	uint64_t flags = spin_lock_irqsave(&tasks_lock);
@@ -217,6 +219,11 @@ void tasks_init(void)
 {
 	wait_queue_init(&reaper_wq, "reaper");
 	sched_init();
+}
+
+bool task_is_idle(const struct task *p)
+{
+	return p >= idle_tasks && p < idle_tasks + MAX_CPUS;
 }
 
 void task_init_idle(int cpu)

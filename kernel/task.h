@@ -17,6 +17,7 @@ void task_detach(struct task *p);         /* nobody will join: freed when it exi
 
 void tasks_init(void);                    /* the boot CPU, before any task is created */
 void task_init_idle(int cpu);             /* the caller becomes cpu's idle task (idle/N) */
+bool task_is_idle(const struct task *p);          /* one of the CPUs' idle tasks */
 void tasks_start_reaper(void);            /* frees detached tasks that exited */
 int tasks_alive(void);                    /* tasks created and not yet freed (idle tasks excluded) */
 

@@ -8,6 +8,7 @@
 #include "sched/core.h"
 #include "sched/fair.h"
 #include "lib/string.h"
+#include "lib/printf.h"
 #include "lib/time_units.h"
 
 /* A signed ns value as milliseconds: "-1.500000". */
@@ -125,65 +126,118 @@ static void take_snapshot(void)
 			rq_unlock(cpu_rq(cpu));
 }
 
-static void print_rq(int cpu, const struct rq_snapshot *s)
+/* One line of text into the sink. */
+static void __attribute__((format(printf, 2, 3))) say(struct text_sink *out, const char *fmt, ...)
 {
-	pr_info("cpu#%d", cpu);
-	pr_info("  .nr_running            : %u", s->nr_running);
-	pr_info("  .load                  : %llu", (unsigned long long)s->load);
-	pr_info("  .nr_switches           : %llu", (unsigned long long)s->nr_switches);
-	pr_info("  .clock                 : " MS_FMT, MS_ARG(s->clock));
-	pr_info("  .curr->pid             : %d (%s)", s->curr_pid, s->curr_name);
+	char line[160];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	out->line(out, line);
+}
+
+static void show_rq(struct text_sink *out, int cpu, const struct rq_snapshot *s)
+{
+	say(out, "cpu#%d", cpu);
+	say(out, "  .nr_running            : %u", s->nr_running);
+	say(out, "  .load                  : %llu", (unsigned long long)s->load);
+	say(out, "  .nr_switches           : %llu", (unsigned long long)s->nr_switches);
+	say(out, "  .clock                 : " MS_FMT, MS_ARG(s->clock));
+	say(out, "  .curr->pid             : %d (%s)", s->curr_pid, s->curr_name);
 	/* A CPU with tasks waiting and neither of these set will not switch. */
-	pr_info("  .curr->need_resched    : %d", s->need_resched);
-	pr_info("  .curr->polling         : %d", s->polling);
-	pr_info("cfs_rq[%d]:", cpu);
-	pr_info("  .fair_clock            : " MS_FMT, MS_ARG(s->fair_clock));
-	pr_info("  .nr_running            : %u", s->cfs_nr_running);
-	pr_info("  .load                  : %llu", (unsigned long long)s->cfs_load);
-	pr_info("rt_rq[%d]:", cpu);
-	pr_info("  .rt_nr_running         : %u", s->rt_nr_running);
-	pr_info("  .rt_throttled          : %d", s->rt_throttled);
-	pr_info("  .rt_time               : " MS_FMT, MS_ARG(s->rt_time));
-	pr_info("  .bitmap                : %016llx%016llx", (unsigned long long)s->bitmap[1],
+	say(out, "  .curr->need_resched    : %d", s->need_resched);
+	say(out, "  .curr->polling         : %d", s->polling);
+	say(out, "cfs_rq[%d]:", cpu);
+	say(out, "  .fair_clock            : " MS_FMT, MS_ARG(s->fair_clock));
+	say(out, "  .nr_running            : %u", s->cfs_nr_running);
+	say(out, "  .load                  : %llu", (unsigned long long)s->cfs_load);
+	say(out, "rt_rq[%d]:", cpu);
+	say(out, "  .rt_nr_running         : %u", s->rt_nr_running);
+	say(out, "  .rt_throttled          : %d", s->rt_throttled);
+	say(out, "  .rt_time               : " MS_FMT, MS_ARG(s->rt_time));
+	say(out, "  .bitmap                : %016llx%016llx", (unsigned long long)s->bitmap[1],
 		(unsigned long long)s->bitmap[0]);
-	pr_info("runnable tasks:");
-	pr_info("             task   PID         tree-key     exec-runtime     wait-runtime  switches nice prio policy");
+	say(out, "runnable tasks:");
+	say(out, "             task   PID         tree-key     exec-runtime     wait-runtime  switches nice prio policy");
 	for (const struct row *r = &rows[s->first_row]; r < &rows[s->first_row + s->nr_rows]; r++)
-		pr_info("%c %15s %5d " MS_FMT " " MS_FMT " " MS_FMT " %9llu %4d %4d %s",
+		say(out, "%c %15s %5d " MS_FMT " " MS_FMT " " MS_FMT " %9llu %4d %4d %s",
 			r->running ? 'R' : ' ', r->name, r->pid, MS_ARG(r->key), MS_ARG(r->exec_runtime),
 			MS_ARG(r->wait_runtime), (unsigned long long)r->switches, r->nice, r->prio,
 			policy_name(r->policy));
 }
 
-void sched_debug_dump(void)
+void sched_debug_show(struct text_sink *out)
 {
 	uint64_t flags = spin_lock_irqsave(&snapshot_lock);
 	uint64_t now = sched_clock();
 	take_snapshot();
-	pr_info("Sched Debug Version: leftmost 1, now at " MS_FMT " msecs", MS_ARG(now));
+	say(out, "Sched Debug Version: leftmost 1, now at " MS_FMT " msecs", MS_ARG(now));
 	for (int cpu = 0; cpu < sched_nr_cpus(); cpu++)
 		if (sched_cpu_online(cpu))
-			print_rq(cpu, &rq_snaps[cpu]);
+			show_rq(out, cpu, &rq_snaps[cpu]);
 	if (rows_missed)
-		pr_warn("sched_debug: %d more runnable tasks not shown", rows_missed);
-	pr_info("End of Sched Debug");
+		say(out, "(%d more runnable tasks not shown)", rows_missed);
+	say(out, "End of Sched Debug");
 	spin_unlock_irqrestore(&snapshot_lock, flags);
 }
 
-void sched_task_status(struct task *p)
+static void print_line(struct text_sink *out, const char *text)
+{
+	(void)out;
+	pr_info("%s", text);
+}
+
+void sched_debug_dump(void)
+{
+	struct text_sink console = { print_line };
+	sched_debug_show(&console);
+}
+
+static const char *state_name(int state)
+{
+	switch (state) {
+	case TASK_RUNNING:  return "runnable";
+	case TASK_SLEEPING: return "sleeping";
+	case TASK_DEAD:     return "dead";
+	default:            return "new";
+	}
+}
+
+/* "name : value" lines, aligned as Linux's /proc/PID/sched. */
+#define FIELD "%-40s : "
+
+void sched_task_show(struct task *p, struct text_sink *out)
 {
 	uint64_t flags;
 	struct rq *rq = task_rq_lock(p, &flags);
 	const struct sched_statistics *st = &p->stats;
-	int state = task_state(p);
-	pr_info("%s (%d): %s %s nice %d prio %d cpu %d allowed %llx",
-		p->name, p->pid, state == TASK_RUNNING ? "runnable" : state == TASK_SLEEPING ? "sleeping" :
-		state == TASK_DEAD ? "dead" : "new", policy_name(p->policy), p->nice, p->prio, p->cpu,
-		(unsigned long long)p->cpus_allowed);
-	pr_info("  SCH-sum_exec_runtime: " MS_FMT "  SCH-sum_wait_runtime: " MS_FMT "  SCH-wait_max: " MS_FMT,
-		MS_ARG(p->se.sum_exec_runtime), MS_ARG(st->sum_wait_runtime), MS_ARG(st->wait_max));
-	pr_info("  SCH-nr_switches: %llu  SCH-nr_migrations: %llu  SCH-nr_wakeups: %llu  SCH-nr_preemptions: %llu",
-		(unsigned long long)st->nr_switches, (unsigned long long)st->nr_migrations,
-		(unsigned long long)st->nr_wakeups, (unsigned long long)st->nr_preemptions);
+	bool fair = p->sched_class == &fair_sched_class && p->on_rq;
+	say(out, FIELD "%s", "policy", policy_name(p->policy));
+	say(out, FIELD "%d", "nice", p->nice);
+	say(out, FIELD "%d", "prio", p->prio);
+	say(out, FIELD "%s", "state", state_name(task_state(p)));
+	say(out, FIELD "%d", "cpu", p->cpu);
+	say(out, FIELD "%llx", "cpus_allowed", (unsigned long long)p->cpus_allowed);
+	say(out, FIELD "%u", "se.load.weight", p->se.weight);
+	say(out, FIELD MS_FMT, "se.sum_exec_runtime", MS_ARG(p->se.sum_exec_runtime));
+	if (fair) {                       /* where it stands on the timeline, if it is on one */
+		say(out, FIELD MS_FMT, "se.fair_key", MS_ARG(fair_key(rq, p)));
+		say(out, FIELD MS_FMT, "se.wait_runtime", MS_ARG(fair_wait_runtime(rq, p)));
+	}
+	say(out, FIELD MS_FMT, "se.sum_wait_runtime", MS_ARG(st->sum_wait_runtime));
+	say(out, FIELD MS_FMT, "se.wait_max", MS_ARG(st->wait_max));
+	say(out, FIELD MS_FMT, "se.sum_sleep_runtime", MS_ARG(st->sum_sleep_runtime));
+	say(out, FIELD "%llu", "nr_switches", (unsigned long long)st->nr_switches);
+	say(out, FIELD "%llu", "nr_migrations", (unsigned long long)st->nr_migrations);
+	say(out, FIELD "%llu", "nr_wakeups", (unsigned long long)st->nr_wakeups);
+	say(out, FIELD "%llu", "nr_preemptions", (unsigned long long)st->nr_preemptions);
 	task_rq_unlock(rq, flags);
+}
+
+void sched_task_status(struct task *p)
+{
+	struct text_sink console = { print_line };
+	pr_info("%s (%d):", p->name, p->pid);
+	sched_task_show(p, &console);
 }

@@ -6,8 +6,18 @@
 #include <stddef.h>
 #include "sched/task.h"
 
-void sched_debug_dump(void);              /* every runqueue and its runnable tasks */
-void sched_task_status(struct task *p);   /* one task's SCH-* statistics */
+/* Where a dump's text goes, a line at a time (no newline): the console,
+ * or a /proc file (kernel/proc_system.c). line() is called with the
+ * runqueues' snapshot lock held, interrupts off: it must not sleep. */
+struct text_sink {
+	void (*line)(struct text_sink *out, const char *text);
+};
+
+void sched_debug_show(struct text_sink *out);             /* every runqueue and its runnable tasks */
+void sched_task_show(struct task *p, struct text_sink *out);   /* one task's SCH-* statistics */
+/* The same on the console (the debug keys, a stuck CPU). */
+void sched_debug_dump(void);
+void sched_task_status(struct task *p);
 
 /*
  * The fair class's methods timed with n tasks queued (user/schedcost.c): a

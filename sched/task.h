@@ -150,6 +150,7 @@ struct task {
 	uint64_t fs_base;                 /* its FS base (the C library's thread pointer): only the task
 	                                     itself (arch_prctl); the switch loads it */
 	uint64_t clear_child_tid;         /* set_tid_address(): only the task itself */
+	uint64_t start_ns;                /* clock_ns() when it was created: /proc's start time */
 	uint64_t user_ticks;              /* the ticks that found it in ring 3 (kernel/cputime.c)... */
 	uint64_t system_ticks;            /* ...and in the kernel: its CPU's tick; atomic */
 	struct spinlock cputime_lock;     /* the split last told: kernel/cputime.c */

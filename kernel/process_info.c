@@ -1,0 +1,168 @@
+/*
+ * The snapshots of kernel/process_info.h. The tree's lock keeps a process
+ * from being released; its signal lock keeps its threads in its list, and
+ * a thread's task from being freed while it is there. Scheduling fields
+ * are read without their runqueue's lock: a snapshot of a running task is
+ * a moment's view anyway, and each field is one aligned word.
+ */
+#include "kernel/process_info.h"
+#include "kernel/thread.h"
+#include "kernel/errno.h"
+#include "lib/string.h"
+#include "lib/util.h"
+
+static char state_of(const struct task *p, bool stopped)
+{
+	if (stopped)
+		return 'T';
+	return task_state(p) == TASK_SLEEPING ? 'S' : 'R';
+}
+
+static void copy_thread(const struct process *proc, struct task *p, struct thread_info *out)
+{
+	*out = (struct thread_info){
+		.tid = p->pid, .policy = p->policy, .nice = p->nice, .prio = p->prio,
+		.rt_priority = p->rt_priority, .cpu = p->cpu, .cpus_allowed = p->cpus_allowed,
+		.start_ns = p->start_ns, .stats = p->stats,
+		.state = state_of(p, __atomic_load_n(&proc->signals.stopped, __ATOMIC_RELAXED)),
+	};
+	memcpy(out->name, p->name, sizeof(out->name));
+	out->name[sizeof(out->name) - 1] = '\0';
+	out->time = task_cputime(p);
+}
+
+static struct cputime add(struct cputime a, struct cputime b)
+{
+	return (struct cputime){ a.user_ns + b.user_ns, a.system_ns + b.system_ns };
+}
+
+/* Under the tree lock: proc's threads, the leader first. */
+static void copy_threads(struct process *proc, struct process_info *out)
+{
+	struct signals *s = &proc->signals;
+	spin_lock(&s->lock);
+	out->time = proc->dead_threads_time;
+	struct list_node *n;
+	list_for_each(n, &proc->threads) {
+		struct thread_info t;
+		copy_thread(proc, list_entry(n, struct thread, node)->task, &t);
+		out->time = add(out->time, t.time);
+		if (out->nr_threads++ == 0 || t.tid == proc->pid)
+			out->leader = t;
+	}
+	spin_unlock(&s->lock);
+}
+
+int process_info(int pid, struct process_info *out)
+{
+	uint64_t flags = process_tree_lock();
+	struct process *proc = process_find_locked(pid);
+	if (!proc) {
+		process_tree_unlock(flags);
+		return -ESRCH;
+	}
+	*out = (struct process_info){
+		.pid = proc->pid, .ppid = proc->parent ? proc->parent->pid : 0, .pgid = proc->pgid,
+		.sid = proc->sid, .zombie = proc->exited, .exit_status = proc->wait_status,
+		.children_time = proc->children_time, .cmdline_len = proc->cmdline_len,
+	};
+	memcpy(out->cmdline, proc->cmdline, proc->cmdline_len);
+	if (proc->exited) {
+		out->time = proc->time;
+		out->leader = (struct thread_info){ .tid = pid, .state = 'Z', .cpu = -1 };
+	} else {
+		copy_threads(proc, out);
+	}
+	process_tree_unlock(flags);
+	return 0;
+}
+
+/* Under the tree lock: thread tid of process pid, or NULL. Its task
+ * stays while the caller holds the process's signal lock, which it must
+ * take first (and is told where): NULL, nothing held. */
+static struct task *find_thread_locked(int pid, int tid, struct spinlock **held)
+{
+	struct process *proc = process_find_locked(pid);
+	if (!proc || proc->exited)
+		return NULL;
+	spin_lock(&proc->signals.lock);
+	struct list_node *n;
+	list_for_each(n, &proc->threads) {
+		struct task *p = list_entry(n, struct thread, node)->task;
+		if (p->pid == tid) {
+			*held = &proc->signals.lock;
+			return p;
+		}
+	}
+	spin_unlock(&proc->signals.lock);
+	return NULL;
+}
+
+int process_task_show(int pid, int tid, struct text_sink *out)
+{
+	struct spinlock *held;
+	uint64_t flags = process_tree_lock();
+	struct task *p = find_thread_locked(pid, tid, &held);
+	if (p) {
+		sched_task_show(p, out);
+		spin_unlock(held);
+	}
+	process_tree_unlock(flags);
+	return p ? 0 : -ESRCH;
+}
+
+int thread_info(int pid, int tid, struct thread_info *out)
+{
+	struct spinlock *held;
+	uint64_t flags = process_tree_lock();
+	struct process *proc = process_find_locked(pid);
+	struct task *p = find_thread_locked(pid, tid, &held);
+	if (p) {
+		copy_thread(proc, p, out);
+		spin_unlock(held);
+	}
+	process_tree_unlock(flags);
+	return p ? 0 : -ESRCH;
+}
+
+struct id_list {
+	int *ids;
+	int max, n;
+};
+
+static void note_id(struct id_list *l, int id)
+{
+	if (l->n < l->max)
+		l->ids[l->n] = id;
+	l->n++;
+}
+
+static void note_pid(struct process *proc, void *arg)
+{
+	note_id(arg, proc->pid);
+}
+
+int process_pids(int *pids, int max)
+{
+	struct id_list l = { pids, max, 0 };
+	uint64_t flags = process_tree_lock();
+	process_for_each_locked(note_pid, &l);
+	process_tree_unlock(flags);
+	return l.n;
+}
+
+int process_tids(int pid, int *tids, int max)
+{
+	struct id_list l = { tids, max, 0 };
+	uint64_t flags = process_tree_lock();
+	struct process *proc = process_find_locked(pid);
+	if (proc) {
+		spin_lock(&proc->signals.lock);
+		struct list_node *n;
+		list_for_each(n, &proc->threads)
+			note_id(&l, list_entry(n, struct thread, node)->task->pid);
+		spin_unlock(&proc->signals.lock);
+	}
+	process_tree_unlock(flags);
+	return proc ? l.n : -ESRCH;
+}
