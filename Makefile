@@ -116,10 +116,21 @@ $(ELF): $(OBJS) $(BUILD)/ksyms.o linker.ld
 # The programs that run in ring 3, one .c file each in user/bin/: ordinary
 # static Linux programs built with musl, not part of the kernel. The initrd
 # packs them as /bin/NAME, and GRUB loads it as a module (docs/boot.md).
+# What two or more of them share is in user/lib/, an archive each links.
 MUSL_CC     := musl-gcc
 MUSL_LIB    := /usr/lib/x86_64-linux-musl
 USER_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror
-USER_BINS   := $(patsubst user/bin/%.c,$(BUILD)/user/bin/%,$(wildcard user/bin/*.c)) $(BUILD)/user/bin/hello-pie
+USER_LIB    := $(BUILD)/user/lib/libuser.a
+USER_LIB_OBJS := $(patsubst user/lib/%.c,$(BUILD)/user/lib/%.o,$(wildcard user/lib/*.c))
+# user/sh/: the shell, several files, as /bin/sh.
+SH_SRCS     := $(wildcard user/sh/*.c)
+USER_BINS   := $(patsubst user/bin/%.c,$(BUILD)/user/bin/%,$(wildcard user/bin/*.c)) $(BUILD)/user/bin/hello-pie \
+	       $(if $(SH_SRCS),$(BUILD)/user/bin/sh)
+# user/workloads/: the scheduler workloads, one program each with what they
+# share (workload.c, probe.c), also in /bin: the same binaries run on Linux
+# (make bench; docs/workloads.md).
+WORKLOAD_LIB_SRCS := $(wildcard user/workloads/workload.c user/workloads/probe.c)
+WORKLOADS   := $(patsubst user/workloads/%.c,$(BUILD)/user/workloads/%,$(filter-out $(WORKLOAD_LIB_SRCS),$(wildcard user/workloads/*.c)))
 # user/tests/: programs that print one line per system-call case, run on
 # leftmost and on the host's Linux, whose outputs must match (/tests/NAME).
 USER_TESTS  := $(patsubst user/tests/%.c,$(BUILD)/user/tests/%,$(wildcard user/tests/*.c))
@@ -129,7 +140,35 @@ USER_TESTS  := $(patsubst user/tests/%.c,$(BUILD)/user/tests/%,$(wildcard user/t
 USER_BENCH  := $(patsubst user/bench/%.c,$(BUILD)/user/bench/%,$(wildcard user/bench/*.c))
 INITRD      := $(BUILD)/initrd.cpio
 
-$(BUILD)/user/%: user/%.c user/tests/cases.h user/bench/bench.h user/bin/leakcheck.h Makefile
+$(BUILD)/user/lib/%.o: user/lib/%.c $(wildcard user/lib/*.h) Makefile
+	@mkdir -p $(dir $@)
+	$(call msg,MUSL,$<)
+	$(Q)$(MUSL_CC) $(USER_CFLAGS) -c -o $@ $<
+
+$(USER_LIB): $(USER_LIB_OBJS)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/user/bin/%: user/bin/%.c $(USER_LIB) $(wildcard user/lib/*.h) user/bin/leakcheck.h Makefile
+	@mkdir -p $(dir $@)
+	$(call msg,MUSL,$<)
+	$(Q)$(MUSL_CC) $(USER_CFLAGS) -Iuser/lib -static -o $@ $< $(USER_LIB)
+
+$(BUILD)/user/bin/sh: $(SH_SRCS) $(wildcard user/sh/*.h) Makefile
+	@mkdir -p $(dir $@)
+	$(call msg,MUSL,$@)
+	$(Q)$(MUSL_CC) $(USER_CFLAGS) -static -o $@ $(SH_SRCS)
+
+$(BUILD)/user/workloads/%: user/workloads/%.c $(WORKLOAD_LIB_SRCS) $(wildcard user/workloads/*.h) Makefile
+	@mkdir -p $(dir $@)
+	$(call msg,MUSL,$<)
+	$(Q)$(MUSL_CC) $(USER_CFLAGS) -static -o $@ $< $(WORKLOAD_LIB_SRCS) -lm
+
+$(BUILD)/user/bench/%: user/bench/%.c user/bench/result.h $(WORKLOAD_LIB_SRCS) $(wildcard user/workloads/*.h) Makefile
+	@mkdir -p $(dir $@)
+	$(call msg,MUSL,$<)
+	$(Q)$(MUSL_CC) $(USER_CFLAGS) -static -o $@ $< user/workloads/workload.c -lm
+
+$(BUILD)/user/%: user/%.c user/tests/cases.h user/bench/bench.h Makefile
 	@mkdir -p $(dir $@)
 	$(call msg,MUSL,$<)
 	$(Q)$(MUSL_CC) $(USER_CFLAGS) -static -o $@ $<
@@ -168,9 +207,9 @@ $(PROGS_LIST): FORCE
 	@mkdir -p $(dir $@)
 	@echo '$(abspath $(PROGS))' | cmp -s - $@ 2>/dev/null || echo '$(abspath $(PROGS))' > $@
 
-$(INITRD): $(USER_BINS) $(USER_TESTS) $(USER_BENCH) $(PEER_BINS) $(PROGS) $(PROGS_LIST) tools/mkcpio.py
+$(INITRD): $(USER_BINS) $(WORKLOADS) $(USER_TESTS) $(USER_BENCH) $(PEER_BINS) $(PROGS) $(PROGS_LIST) tools/mkcpio.py
 	$(call msg,CPIO,$@)
-	$(Q)$(PYTHON) tools/mkcpio.py $@ $(foreach b,$(USER_BINS),bin/$(notdir $(b))=$(b)) \
+	$(Q)$(PYTHON) tools/mkcpio.py $@ $(foreach b,$(USER_BINS) $(WORKLOADS),bin/$(notdir $(b))=$(b)) \
 		$(foreach b,$(USER_TESTS),tests/$(notdir $(b))=$(b)) $(foreach b,$(USER_BENCH),bench/$(notdir $(b))=$(b)) \
 		$(foreach b,$(PEER_BINS),peer/$(notdir $(b))=$(b)) \
 		$(foreach b,$(PROGS),bin/$(notdir $(b))=$(abspath $(b)))
@@ -220,7 +259,9 @@ debug-test: deps $(ELF)
 include tests/host.mk
 
 # The host-side tools' own unit tests (tools/test_*.py).
-tools-test:
+# The host scripts' tests, and the ring-3 programs' own, run here on the
+# host's Linux (tools/test_sh.py, test_user_tools*.py, test_workloads*.py).
+tools-test: $(USER_BINS) $(WORKLOADS) $(USER_BENCH)
 	@$(PYTHON) -m unittest discover -s tools -p 'test_*.py'
 
 # Every #include respects the layers (docs/architecture.md).

@@ -24,6 +24,7 @@
 #include "kernel/futex.h"
 #include "kernel/realtime.h"
 #include "lib/util.h"
+#include "lib/string.h"
 #include "kernel/smp.h"
 #include "kernel/timer.h"
 #include "kernel/tick.h"
@@ -51,20 +52,34 @@
 #include "arch/x86_64/user.h"
 #include "lib/time_units.h"
 
-static char ktest_filter[128];
+static char ktest_filter[CMDLINE_MAX_WORD];
 BOOT_PARAM_STRING("ktest", ktest_filter,
 		  "run in-kernel tests and exit QEMU with the verdict: all, or suites separated by commas (-name leaves one out)");
-static char run_list[1024];
-BOOT_PARAM_STRING("run", run_list,
+static char run_arg[CMDLINE_MAX_WORD];
+BOOT_PARAM_STRING("run", run_arg,
 		  "run workloads, then power off: name:key=value,...;name... ('run=list' lists them)");
 static int64_t sched_debug_every;
 BOOT_PARAM_INT("sched_debug_every", sched_debug_every, 0, 3600,
 	       "dump the runqueues (as the 'd' key does) every this many seconds; 0 for never");
 static bool show_params;
 BOOT_PARAM_BOOL("help", show_params, "list every boot parameter at boot");
-static char init_path[1024];
+static char init_path[CMDLINE_MAX_WORD];
 BOOT_PARAM_STRING("init", init_path,
 		  "run this program from the initramfs (init=/bin/hello, or init=\"/bin/x arg...\"), say how it ended, then power off");
+
+/* A test run was asked for (run=, init=, ktest=) but its value could not
+ * be read: the command line was cut, or the value had a bad quote. */
+static bool test_unreadable;
+
+/* Does a word of the command line set name ("name=...")? */
+static bool cmdline_sets(const char *name)
+{
+	size_t len = strlen(name);
+	for (const char *s = boot_info.cmdline; *s; s++)
+		if ((s == boot_info.cmdline || s[-1] == ' ') && strncmp(s, name, len) == 0 && s[len] == '=')
+			return true;
+	return false;
+}
 
 static uint8_t bsp_ist_stacks[IST_COUNT * IST_STACK_SIZE] __attribute__((aligned(16)));
 
@@ -77,58 +92,21 @@ static void periodic_sched_debug(void *arg)
 	}
 }
 
-/* Split line at its spaces, in place, into words and a NULL: how many, or
- * -1 if there are more than max - 1. */
-static int split_words(char *line, const char *words[], int max)
-{
-	int n = 0;
-	for (char *s = line; *s;) {
-		while (*s == ' ')
-			*s++ = '\0';
-		if (!*s)
-			break;
-		if (n == max - 1)
-			return -1;
-		words[n++] = s;
-		while (*s && *s != ' ')
-			s++;
-	}
-	words[n] = NULL;
-	return n;
-}
-
 /* init=: the first program (Linux's name for it) runs to its end; true if
- * it could start, and left the kernel's code as it found it (no program
+ * it could start (however it ended: a test may mean it to fail) and left the kernel's code as it found it (no program
  * should be able to change it: kernel/image_checksum.c). Words after the
  * path are its arguments: init="/bin/runlist /peer/spawn count=10". */
 static bool run_init_program(char *line)
 {
-	const char *argv[128];
-	const char *const envp[] = { "HOME=/", "TERM=linux", NULL };
-	int words = split_words(line, argv, ARRAY_SIZE(argv));
-	if (words <= 0) {
-		pr_err("init: %s", words ? "more than 127 words" : "no program named");
-		return false;
-	}
-	const char *path = argv[0];
 	uint64_t image_before = image_checksum();
-	int status, pid = process_spawn(path, argv, envp);
-	if (pid < 0) {
-		pr_err("init: cannot run %s: error %d", path, -pid);
-		return false;
-	}
-	process_wait(pid, &status);
-	if (wait_status_signal(status))
-		pr_info("init: %s killed by signal %d", path, wait_status_signal(status));
-	else
-		pr_info("init: %s exited with status %d", path, wait_status_code(status));
+	bool ran = run_command("init", line) >= 0;
 	if (image_checksum() != image_before) {
-		pr_err("init: the kernel's code or read-only data changed while %s ran", path);
+		pr_err("init: the kernel's code or read-only data changed while it ran");
 		return false;
 	}
 	pr_info("init: the kernel's code and read-only data are unchanged (checksum %016llx)",
 		(unsigned long long)image_before);
-	return true;
+	return ran;
 }
 
 /* The first task: finishes bringing the machine up, then does what the
@@ -153,10 +131,15 @@ static void kernel_init(void *arg)
 	if (sched_debug_every)
 		task_detach(task_spawn("sched_debug", periodic_sched_debug, NULL));
 
+	if (test_unreadable) {
+		/* A script waits for this run's verdict: never the demo instead. */
+		pr_err("cmdline: the run it asks for could not be read (the warning above says why)");
+		power_test_exit(false);
+	}
 	if (ktest_filter[0])
 		power_test_exit(ktest_run(ktest_filter));
-	if (run_list[0]) {
-		int failed = run_workloads(run_list);
+	if (run_arg[0]) {
+		int failed = run_list(run_arg);
 		pr_info("run: done%s", failed ? ", with errors" : "");
 		power_test_exit(failed == 0);
 	}
@@ -194,7 +177,11 @@ void __attribute__((noreturn)) kmain(uint64_t multiboot_info_phys)
 	multiboot_parse(multiboot_info_phys);           /* copy out what GRUB tells us */
 	pr_info("leftmost: booting");
 	params_parse(boot_info.cmdline);                /* the command line into the BOOT_PARAMs */
-	test_mode = ktest_filter[0] || run_list[0] || crash_requested() || init_path[0];
+	bool asks_test = cmdline_sets("run") || cmdline_sets("init") || cmdline_sets("ktest");
+	test_unreadable = asks_test && (boot_info.cmdline_cut || (cmdline_sets("run") && !run_arg[0]) ||
+					(cmdline_sets("init") && !init_path[0]) ||
+					(cmdline_sets("ktest") && !ktest_filter[0]));
+	test_mode = asks_test || crash_requested();
 	if (show_params)
 		params_print_all();
 	multiboot_print_memory_map();

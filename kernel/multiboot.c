@@ -18,16 +18,19 @@ struct mmap_entry { uint64_t base, length; uint32_t type, reserved; };
 struct module_tag { uint32_t type, size, start, end; };   /* then the string */
 
 /* The string that ends tag t, `skip` bytes after its header. */
-static void copy_string(char *dst, size_t size, const struct tag *t, size_t skip)
+/* False if the string had to be cut to fit. */
+static bool copy_string(char *dst, size_t size, const struct tag *t, size_t skip)
 {
 	const char *src = (const char *)(t + 1) + skip;
 	size_t len = strnlen(src, t->size - sizeof(*t) - skip);
-	if (len >= size) {
+	bool fits = len < size;
+	if (!fits) {
 		pr_warn("multiboot: string of %zu bytes cut to %zu", len, size - 1);
 		len = size - 1;
 	}
 	memcpy(dst, src, len);
 	dst[len] = '\0';
+	return fits;
 }
 
 static void read_module(const struct module_tag *t)
@@ -70,7 +73,9 @@ void multiboot_parse(uint64_t info_phys)
 		if (t->type == TAG_END || t->size < sizeof(*t))
 			break;
 		switch (t->type) {
-		case TAG_CMDLINE:     copy_string(boot_info.cmdline, sizeof(boot_info.cmdline), t, 0); break;
+		case TAG_CMDLINE:
+			boot_info.cmdline_cut = !copy_string(boot_info.cmdline, sizeof(boot_info.cmdline), t, 0);
+			break;
 		case TAG_LOADER_NAME: copy_string(boot_info.loader, sizeof(boot_info.loader), t, 0); break;
 		case TAG_MODULE:      read_module((const void *)t); break;
 		case TAG_MEMORY_MAP:  read_memory_map((const void *)t); break;

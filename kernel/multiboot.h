@@ -24,7 +24,8 @@ struct boot_module {
 #define MAX_BOOT_MODULES 8
 
 struct boot_info {
-	char cmdline[2048];
+	char cmdline[2048];           /* as Linux's COMMAND_LINE_SIZE */
+	bool cmdline_cut;             /* the loader's was longer, and lost its end */
 	char loader[64];
 	struct mem_region mem[MAX_MEM_REGIONS];
 	int nmem;

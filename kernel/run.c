@@ -1,112 +1,80 @@
 /*
- * `run=name[:key=value,...][;name...]`: run built-in workloads one after the
- * other (user/), then power off, so a script boots a list and reads the
- * RESULT lines. A bad name or parameter is reported with what is accepted,
- * and the rest of the list still runs.
+ * Running programs for the command line: init="/bin/x arg..." runs one,
+ * run="pingpong rounds=2000; fairness hogs=3" a list, one after the other,
+ * so that a script boots a list and reads the RESULT lines the programs
+ * print (user/workloads/), then the kernel powers off with the verdict.
+ * The programs are ordinary ones, the same that the shell runs.
  */
-#include <stdbool.h>
 #include "kernel/run.h"
-#include "kernel/programs.h"
+#include "kernel/process.h"
+#include "kernel/signal.h"
 #include "kernel/printk.h"
-#include "lib/string.h"
+#include "kernel/errno.h"
 #include "lib/printf.h"
+#include "lib/string.h"
+#include "lib/util.h"
 
-static const struct workload *find_workload(const char *name, size_t len)
-{
-	for_each_workload(w)
-		if (strlen(w->name) == len && strncmp(w->name, name, len) == 0)
-			return w;
-	return NULL;
-}
+#define MAX_WORDS 128
 
-static void list_workloads(void)
+/* Split line at its spaces, in place, into words and a NULL: how many, or
+ * -1 if there are more than max - 1. */
+static int split_words(char *line, const char *words[], int max)
 {
-	pr_info("run: the workloads (run=name:key=value,...;name...):");
-	for_each_workload(w) {
-		pr_info("  %s: %s", w->name, w->about);
-		for (size_t i = 0; i < w->nparams; i++) {
-			const struct workload_param *p = &w->params[i];
-			pr_info("      %s=<%lld..%lld> (default %lld): %s", p->name, (long long)p->min,
-				(long long)p->max, (long long)p->def, p->help);
-		}
+	int n = 0;
+	for (char *s = line; *s;) {
+		while (*s == ' ')
+			*s++ = '\0';
+		if (!*s)
+			break;
+		if (n == max - 1)
+			return -1;
+		words[n++] = s;
+		while (*s && *s != ' ')
+			s++;
 	}
+	words[n] = NULL;
+	return n;
 }
 
-static void accepted_params(const struct workload *w, char *buf, size_t len)
+int run_command(const char *who, char *line)
 {
-	buf[0] = 0;
-	for (size_t i = 0; i < w->nparams; i++) {
-		size_t used = strlen(buf);
-		snprintf(buf + used, len - used, "%s%s", i ? ", " : "", w->params[i].name);
+	const char *argv[MAX_WORDS];
+	const char *const envp[] = { "HOME=/", "PATH=/bin", "TERM=linux", NULL };
+	int words = split_words(line, argv, ARRAY_SIZE(argv));
+	if (words <= 0) {
+		pr_err("%s: %s", who, words ? "more than 127 words" : "no program named");
+		return -1;
 	}
+	char path[256];
+	snprintf(path, sizeof(path), "%s%s", strchr(argv[0], '/') ? "" : "/bin/", argv[0]);
+	int status, pid = process_spawn(path, argv, envp);
+	if (pid < 0) {
+		pr_err("%s: cannot run %s: error %d%s", who, path, -pid,
+		       pid == -ENOENT ? " (no such program: ls /bin lists them)" : "");
+		return -1;
+	}
+	process_wait(pid, &status);
+	if (wait_status_signal(status))
+		pr_info("%s: %s killed by signal %d", who, path, wait_status_signal(status));
+	else
+		pr_info("%s: %s exited with status %d", who, path, wait_status_code(status));
+	return status;
 }
 
-/* Apply "k=v,k=v" (len bytes) to values, which has a slot for each of w's
- * parameters; false (with a message) on a bad one. */
-static bool parse_params(const struct workload *w, const char *s, size_t len, int64_t *values)
-{
-	const char *end = s + len;
-	while (s < end) {
-		const char *comma = s;
-		while (comma < end && *comma != ',')
-			comma++;
-		const char *eq = s;
-		while (eq < comma && *eq != '=')
-			eq++;
-		size_t i = 0;
-		while (i < w->nparams && !(strlen(w->params[i].name) == (size_t)(eq - s) &&
-					   strncmp(w->params[i].name, s, (size_t)(eq - s)) == 0))
-			i++;
-		char accepted[256];
-		if (i == w->nparams) {
-			accepted_params(w, accepted, sizeof(accepted));
-			pr_err("run: %s: no parameter '%.*s' (accepted: %s)", w->name, (int)(eq - s), s, accepted);
-			return false;
-		}
-		const struct workload_param *p = &w->params[i];
-		int64_t v;
-		if (eq == comma || parse_i64(eq + 1, (size_t)(comma - eq - 1), &v) != 0 || v < p->min || v > p->max) {
-			pr_err("run: %s: %.*s: %s takes a number from %lld to %lld", w->name, (int)(comma - s), s,
-			       p->name, (long long)p->min, (long long)p->max);
-			return false;
-		}
-		values[i] = v;
-		s = comma + (comma < end);
-	}
-	return true;
-}
-
-int run_workloads(const char *list)
+int run_list(char *list)
 {
 	int failed = 0;
-	for (const char *item = list; *item; ) {
-		const char *end = strchr(item, ';');
-		size_t len = end ? (size_t)(end - item) : strlen(item);
-		size_t name_len = 0;
-		while (name_len < len && item[name_len] != ':')
-			name_len++;
-		const char *colon = name_len < len ? item + name_len : NULL;
-
-		if (name_len == 4 && strncmp(item, "list", 4) == 0) {
-			list_workloads();
-		} else if (len > 0) {
-			const struct workload *w = find_workload(item, name_len);
-			int64_t values[WORKLOAD_MAX_PARAMS];   /* WORKLOAD() checks that w's fit */
-			if (!w) {
-				pr_err("run: no workload named '%.*s' ('run=list' lists them)", (int)name_len, item);
-				failed++;
-			} else {
-				for (size_t i = 0; i < w->nparams; i++)
-					values[i] = w->params[i].def;
-				if (!colon || parse_params(w, colon + 1, len - name_len - 1, values)) {
-					pr_info("run: %.*s", (int)len, item);
-					failed += w->run(values) != 0;
-				} else {
-					failed++;
-				}
-			}
+	for (char *item = list; item;) {
+		char *end = strchr(item, ';');
+		if (end)
+			*end = '\0';
+		while (*item == ' ')
+			item++;
+		if (*item) {
+			pr_info("run: %s", item);
+			failed += run_command("run", item) != 0;
 		}
-		item += len + (end != NULL);
+		item = end ? end + 1 : NULL;
 	}
 	return failed;
 }

@@ -27,7 +27,7 @@
 #include <stdint.h>
 
 /* Longest word (key=value, after quote removal) accepted, NUL included. */
-#define CMDLINE_MAX_WORD 1024
+#define CMDLINE_MAX_WORD 2048
 
 enum param_type {
 	PARAM_INT,	/* var is int64_t *, value must lie in min..max */

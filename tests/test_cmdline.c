@@ -272,7 +272,7 @@ TEST(cmdline_very_long_words)
 	memset(s, 'a', len);
 	s[len] = '\0';
 	EXPECT_EQ_INT(parse(s), 1);
-	EXPECT_CONTAINS(warnings[0], "longer than 1023 characters");
+	EXPECT_CONTAINS(warnings[0], "longer than 2047 characters");
 
 	memcpy(s, "root=", 5);		/* long value */
 	EXPECT_EQ_INT(parse(s), 1);
@@ -299,7 +299,7 @@ TEST(cmdline_very_long_words)
 	word[MAX] = 'x';
 	word[MAX + 1] = '\0';
 	EXPECT_EQ_INT(parse(word), 1);
-	EXPECT_CONTAINS(warnings[0], "longer than 1023");
+	EXPECT_CONTAINS(warnings[0], "longer than 2047");
 }
 
 TEST(cmdline_garbage_never_crashes)

@@ -49,28 +49,34 @@ PEER = os.path.join(os.path.dirname(ROOT), "shared", "peer")
 sys.path.insert(0, TOOLS)
 import results  # noqa: E402
 
-# Three boots: a kernel command-line word holds at most 255 characters.
-BOOTS = [";".join([
-    "pingpong:cpu_a=0,cpu_b=0,rounds=50000",
-    "pingpong:cpu_a=0,cpu_b=1,rounds=20000",
-    "fairness:cpu=0,hogs=4,ms=5000",
-    "fairness:cpu=0,hogs=2,nice_last=5,ms=5000",
-    "smpbalance:hogs=5,ms=10000",
-    "smpbalance:hogs=8,ms=10000",
-]), ";".join([
-    "wakeup:hogs_per_cpu=0,samples=1000",
-    "wakeup:hogs_per_cpu=1,hog_cpus=1,samples=3000",
-    "wakeup:hogs_per_cpu=1,hog_cpus=1,samples=3000,fifo=1,rt_prio=50",
-    "massive_intr:procs=10,ms=10000",
-    "spawn:count=2000",
-]), ";".join([
-    "schedcost",
-    "fiftyp",
-    "thud",
-    "chew",
-    "ring_test",
-    "hackbench",
-])]
+# Three boots a run, each a run= list of the programs in user/workloads/
+# with their arguments; Linux runs the very same binaries and lists
+# (run-linux-peer.sh --bins build/user/workloads --suite FILE).
+BOOTS = [
+    [
+        "pingpong cpu_a=0 cpu_b=0 rounds=50000",
+        "pingpong cpu_a=0 cpu_b=1 rounds=20000",
+        "fairness cpu=0 hogs=4 ms=5000",
+        "fairness cpu=0 hogs=2 nice_last=5 ms=5000",
+        "smpbalance hogs=5 ms=10000",
+        "smpbalance hogs=8 ms=10000",
+    ],
+    [
+        "wakeup hogs_per_cpu=0 samples=1000",
+        "wakeup hogs_per_cpu=1 hog_cpus=1 samples=3000",
+        "wakeup hogs_per_cpu=1 hog_cpus=1 samples=3000 fifo=1 rt_prio=50",
+        "massive_intr procs=10 ms=10000",
+        "spawn count=2000",
+    ],
+    [
+        "schedcost",
+        "fiftyp",
+        "thud",
+        "chew",
+        "ring_test",
+        "hackbench",
+    ],
+]
 
 # One row per figure: id (for RESULT name=bench lines and goals), label,
 # workload, the RESULT fields that tell its line from the workload's other
@@ -104,10 +110,10 @@ ROWS = [
         1.051, "1.05-1.12", ("<=", 1.05)),
     Row("spawn_us", "spawn, us per spawn", "spawn", {}, "us_per_spawn",
         1726, "1726-2041", ("<=", 1726 / 10)),
-    Row("schedcost_ratio", "schedcost, pick at 10000 / at 10", "schedcost", {}, "ratio", None, None, ("<=", 2)),
-    Row("schedcost_pick", "schedcost, pick cycles at 10000", "schedcost", {"tasks": "10000"}, "pick_cycles",
+    Row("schedcost_ratio", "schedcost, a switch beside 1000 runnable / beside none", "schedcost", {},
+        "ratio", None, None, ("<=", 2)),
+    Row("schedcost_switch", "schedcost, switch ns beside none", "schedcost", {"tasks": "0"}, "switch_ns",
         None, None, None),
-    Row("schedcost_switch", "schedcost, switch ns", "schedcost", {}, "switch_ns", None, None, None),
     Row("fiftyp_copy", "fiftyp, largest copy / fair", "fiftyp", {}, "copy_ratio", None, None, ("<=", 1.05)),
     Row("fiftyp_hog", "fiftyp, smallest hog / fair", "fiftyp", {}, "hog_ratio", None, None, (">=", 0.95)),
     Row("fiftyp_probe_max", "fiftyp, probe max us", "fiftyp", {}, "probe_max_us", None, None, None),
@@ -119,34 +125,39 @@ ROWS = [
     Row("ring_hog", "ring_test, hog / fair", "ring_test", {}, "hog_ratio", None, None, (">=", 0.9)),
     Row("hackbench_ms", "hackbench, 400 tasks, ms", "hackbench", {}, "time_ms", None, None, None),
 ]
-LINUX_ROWS = [row for row in ROWS if row.linux_best is not None]
 
 # --emu bochs: shorter lists (Bochs runs about 5 s of wall time a virtual
 # second at 2 CPUs), each figure that has an ideal next to it.
-EXACT_BOOTS = [";".join([
-    "fairness:hogs=2,ms=2000",
-    "fairness:hogs=3,ms=2000",
-    "fairness:hogs=4,ms=2000",
-]), ";".join([
-    "fairness:hogs=2,nice_last=1,ms=8000",
-    "fairness:hogs=2,nice_last=5,ms=8000",
-    "fairness:hogs=2,nice_last=10,ms=8000",
-    "fairness:hogs=2,nice_last=-5,ms=8000",
-]), ";".join([
-    "smpbalance:hogs=2,ms=3000",
-    "smpbalance:hogs=3,ms=10000",
-    "smpbalance:hogs=5,ms=10000",
-    "massive_intr:procs=10,ms=5000",
-]), ";".join([
-    "wakeup:hogs_per_cpu=0,samples=2000",
-    "wakeup:hogs_per_cpu=1,hog_cpus=1,samples=2000",
-    "wakeup:hogs_per_cpu=1,hog_cpus=1,samples=2000,fifo=1",
-]), ";".join([
-    "fiftyp:ms=4000",
-    "thud:rounds=2",
-    "chew:ms=3000",
-    "ring_test:ms=3000",
-])]
+EXACT_BOOTS = [
+    [
+        "fairness hogs=2 ms=2000",
+        "fairness hogs=3 ms=2000",
+        "fairness hogs=4 ms=2000",
+    ],
+    [
+        "fairness hogs=2 nice_last=1 ms=8000",
+        "fairness hogs=2 nice_last=5 ms=8000",
+        "fairness hogs=2 nice_last=10 ms=8000",
+        "fairness hogs=2 nice_last=-5 ms=8000",
+    ],
+    [
+        "smpbalance hogs=2 ms=3000",
+        "smpbalance hogs=3 ms=10000",
+        "smpbalance hogs=5 ms=10000",
+        "massive_intr procs=10 ms=5000",
+    ],
+    [
+        "wakeup hogs_per_cpu=0 samples=2000",
+        "wakeup hogs_per_cpu=1 hog_cpus=1 samples=2000",
+        "wakeup hogs_per_cpu=1 hog_cpus=1 samples=2000 fifo=1",
+    ],
+    [
+        "fiftyp ms=4000",
+        "thud rounds=2",
+        "chew ms=3000",
+        "ring_test ms=3000",
+    ],
+]
 
 # ideal: a number, the RESULT key that holds it, or None (a figure to
 # report). goal as in ROWS, or ("within", fraction of the ideal).
@@ -257,13 +268,14 @@ def median_text(s):
 
 
 def linux_text(row, linux):
-    """The Linux cell: measured now by the peer, or quoted from the reference."""
+    """The Linux cell: the same program measured now on Linux by the peer,
+    or else quoted from the reference (the peer's own programs)."""
+    if linux is not None and linux[row.id].n:
+        s = linux[row.id]
+        return f"{median_text(s)}, {spread(s)} (peer)"
     if row.linux_best is None:
         return "—"
-    if linux is None:
-        return f"best {fmt(row.linux_best)}, {row.linux_range} (reference)"
-    s = linux[row.id]
-    return f"{median_text(s)}, {spread(s)} (peer)"
+    return f"best {fmt(row.linux_best)}, {row.linux_range} (reference)"
 
 
 def table(ours, linux, verdict):
@@ -366,8 +378,18 @@ def boot(elf, runs, cmdlines, outdir, name, emu="qemu", qemu_args=()):
 
 
 def run_cmdlines(cmdline, lists):
-    """A command line per workload list: the added boot parameters and run=."""
-    return [f"{cmdline} run={workloads}".strip() for workloads in lists]
+    """A command line per list of programs: the added boot parameters and run=."""
+    return [f'{cmdline} run="{"; ".join(programs)}"'.strip() for programs in lists]
+
+
+def write_suite(lists, path):
+    """The same programs as run-linux-peer.sh's suite: a 'run NAME ARGS' line each."""
+    with open(path, "w") as f:
+        f.write("# leftmost's workload programs, as tools/bench.py boots them (BOOTS)\n")
+        for programs in lists:
+            for command in programs:
+                f.write(f"run {command}\n")
+    return path
 
 
 def peer_cache():
@@ -443,11 +465,13 @@ def main(argv=None):
     ours = figures([results.parse(read(log)) for log in logs])
     linux_log = a.linux_log
     if linux_log is None and not a.log and peer_ready():
-        linux_log = boot_linux(a.runs, os.path.join(outdir, "bench.linux.log"))
+        suite = write_suite(BOOTS, os.path.join(outdir, "bench.suite"))
+        linux_log = boot_linux(a.runs, os.path.join(outdir, "bench.linux.log"),
+                               ["--bins", os.path.join(outdir, "user", "workloads"), "--suite", suite])
     linux_runs = peer_runs(read(linux_log)) if linux_log else []
     if linux_log and not linux_runs:
         print(f"bench: no '# run' section in {linux_log}: Linux's figures are the reference ones")
-    linux = figures(linux_runs, LINUX_ROWS) if linux_runs else None
+    linux = figures(linux_runs) if linux_runs else None
 
     source = (f"{len(linux_runs)} run(s) of run-linux-peer.sh, {os.path.relpath(linux_log, ROOT)} (peer)" if linux
               else "../shared/reference/linux-baseline.md, best of runs A-D and published range (reference)")
@@ -483,7 +507,7 @@ def exact_main(a, outdir):
                 "same figures on every run and every host (docs/emulators.md).\n\n"
                 f"Boot parameters added: {params}\n\n"
                 f"Log: {', '.join(os.path.relpath(log, ROOT) for log in logs)}; the boots' workloads: "
-                + "; ".join(f"`run={b}`" for b in EXACT_BOOTS) + "\n\n"
+                + "; ".join(f"`{c}`" for c in run_cmdlines("", EXACT_BOOTS)) + "\n\n"
                 "Error: (value - ideal) / ideal, or the value itself where the ideal is 0 (a largest "
                 "relative deviation of a share).\n\n" + text)
     print(text, end="")

@@ -1,17 +1,8 @@
 /*
- * What every user/bench/ program shares. Each measures one cost of the
- * kernel's (a system call, a pipe round trip, a fork, a thread) in a loop
- * and prints one line:
- *
- *   RESULT name=<bench> iterations=N ns_per_op=X cpus=C [more keys]
- *
- * ns_per_op is the loop's wall time over N, after a warm-up of N/10 that
- * is not counted (first touches of pages, caches, a first migration).
- * The same static binary runs on leftmost and on Linux, so the two figures
- * differ only by the kernel (tools/bench_ring3.py, docs/userspace.md).
- * Parameters are key=value words, like the Linux peer's workloads:
- *
- *   /bench/pipepingpong cpu_b=1 iterations=5000
+ * The key=value parser, clock, pinning and RESULT line that user/bin/fuzz.c
+ * takes from here. The benchmarks of this directory, which it was written
+ * for, now use ../workloads/workload.h (result.h); once fuzz.c does too,
+ * this file can go.
  *
  * A bad word prints the parameters and exits 2; a failed call exits 1.
  * Include this file first: it asks for the GNU names (CPU sets).

@@ -5,13 +5,22 @@
  * syscall=1, through syscall() instead: the system call the vDSO saves.
  *
  *   clockcall [iterations=N] [syscall=0|1]
- *   RESULT name=clockcall iterations=N syscall=S ns_per_op=X cpus=1
+ *   RESULT name=clockcall iterations=N ns_per_op=X cpus=1 syscall=S
  */
-#include "bench.h"
+#include "result.h"
+
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
-static void loop(long n, int by_syscall)
+enum { ITERATIONS, SYSCALL, NPARAMS };
+
+static struct param params[NPARAMS] = {
+	[ITERATIONS] = { "iterations", 1000000, 1, 1000000000, "clock reads timed" },
+	[SYSCALL]    = { "syscall", 0, 0, 1, "1: through syscall(), not the vDSO" },
+};
+
+static void loop(long n, bool by_syscall)
 {
 	struct timespec ts;
 	for (long i = 0; i < n; i++) {
@@ -24,19 +33,15 @@ static void loop(long n, int by_syscall)
 
 int main(int argc, char **argv)
 {
-	struct bench_param params[] = {
-		{ "iterations", 1000000, 1, 1000000000 },
-		{ "syscall", 0, 0, 1 },
-	};
-	bench_params("clockcall", argc, argv, params, 2);
-	long n = params[0].value;
-	int by_syscall = (int)params[1].value;
-	bench_pin("clockcall", 0);
+	params_parse("clockcall", "ns per clock_gettime(CLOCK_MONOTONIC)", argc, argv, params, NPARAMS);
+	long n = params[ITERATIONS].value;
+	bool by_syscall = params[SYSCALL].value;
+	pin_to_cpu(0);
 	loop(n / 10, by_syscall);
-	uint64_t t0 = bench_now_ns();
+	uint64_t t0 = now_ns();
 	loop(n, by_syscall);
-	char extra[32];
-	snprintf(extra, sizeof(extra), "syscall=%d", by_syscall);
-	bench_report("clockcall", n, bench_now_ns() - t0, 1, extra);
+	bench_result(n, now_ns() - t0, 1);
+	result_add("syscall=%d", by_syscall);
+	result_end();
 	return 0;
 }

@@ -7,34 +7,27 @@
  *   forkwait [iterations=N]
  *   RESULT name=forkwait iterations=N ns_per_op=X cpus=C
  */
-#include "bench.h"
-#include <sys/wait.h>
-#include <unistd.h>
+#include "result.h"
+
+static struct param params[] = {
+	{ "iterations", 400, 1, 1000000000, "fork + exit + waitpid timed" },
+};
 
 static void loop(long n)
 {
-	for (long i = 0; i < n; i++) {
-		pid_t pid = fork();
-		if (pid < 0)
-			bench_fail("forkwait", "fork");
-		if (pid == 0)
-			_exit(0);
-		int status;
-		if (waitpid(pid, &status, 0) != pid)
-			bench_fail("forkwait", "waitpid");
-	}
+	for (long i = 0; i < n; i++)
+		fork_and_reap();
 }
 
 int main(int argc, char **argv)
 {
-	struct bench_param params[] = {
-		{ "iterations", 400, 1, 1000000000 },
-	};
-	bench_params("forkwait", argc, argv, params, 1);
+	params_parse("forkwait", "ns per fork of a child that exits at once, and its reaping", argc,
+		     argv, params, 1);
 	long n = params[0].value;
 	loop(n / 10);
-	uint64_t t0 = bench_now_ns();
+	uint64_t t0 = now_ns();
 	loop(n);
-	bench_report("forkwait", n, bench_now_ns() - t0, bench_cpus(), "");
+	bench_result(n, now_ns() - t0, online_cpus());
+	result_end();
 	return 0;
 }

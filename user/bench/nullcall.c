@@ -6,9 +6,14 @@
  *   nullcall [iterations=N]
  *   RESULT name=nullcall iterations=N ns_per_op=X cpus=1
  */
-#include "bench.h"
+#include "result.h"
+
 #include <sys/syscall.h>
 #include <unistd.h>
+
+static struct param params[] = {
+	{ "iterations", 1000000, 1, 1000000000, "system calls timed" },
+};
 
 static void loop(long n)
 {
@@ -18,15 +23,13 @@ static void loop(long n)
 
 int main(int argc, char **argv)
 {
-	struct bench_param params[] = {
-		{ "iterations", 1000000, 1, 1000000000 },
-	};
-	bench_params("nullcall", argc, argv, params, 1);
+	params_parse("nullcall", "ns per system call that does nothing (getpid)", argc, argv, params, 1);
 	long n = params[0].value;
-	bench_pin("nullcall", 0);
+	pin_to_cpu(0);
 	loop(n / 10);
-	uint64_t t0 = bench_now_ns();
+	uint64_t t0 = now_ns();
 	loop(n);
-	bench_report("nullcall", n, bench_now_ns() - t0, 1, "");
+	bench_result(n, now_ns() - t0, 1);
+	result_end();
 	return 0;
 }

@@ -7,62 +7,76 @@
  *   pipepingpong [cpu_a=0] [cpu_b=0] [iterations=N]
  *   RESULT name=pipepingpong iterations=N ns_per_op=X cpus=1|2 cpu_a=A cpu_b=B
  */
-#include "bench.h"
-#include <sys/wait.h>
+#include "result.h"
+
 #include <unistd.h>
 
-/* Pass a byte: read it from one pipe, write it into the other. */
-static void pass(int from, int to)
+enum { CPU_A, CPU_B, ITERATIONS, NPARAMS };
+
+static struct param params[NPARAMS] = {
+	[CPU_A]      = { "cpu_a", 0, 0, MAX_CPU, "CPU of the timing process" },
+	[CPU_B]      = { "cpu_b", 0, 0, MAX_CPU, "CPU of the echoing one" },
+	[ITERATIONS] = { "iterations", 6000, 1, 1000000000, "round trips timed" },
+};
+
+struct pipes {
+	int ping[2], pong[2];             /* [0] is read, [1] is write */
+};
+
+/* Pass a byte: read it from one pipe, write it into the other; false at
+ * the end of the input. */
+static bool pass(int from, int to)
 {
 	char c;
-	if (read(from, &c, 1) != 1)
-		bench_fail("pipepingpong", "read");
-	if (write(to, &c, 1) != 1)
-		bench_fail("pipepingpong", "write");
+	ssize_t n = read(from, &c, 1);
+	if (n < 0)
+		die_errno("read");
+	if (n > 0 && write(to, &c, 1) != 1)
+		die_errno("write");
+	return n > 0;
+}
+
+static void round_trips(const struct pipes *p, long n)
+{
+	for (long i = 0; i < n; i++)
+		if (!pass(p->pong[0], p->ping[1]))
+			die("the echoing process is gone");
+}
+
+/* The echo: sends each byte back, until the timing process closes its end. */
+static void echo(void *arg)
+{
+	const struct pipes *p = arg;
+	close(p->ping[1]);
+	while (pass(p->ping[0], p->pong[1]))
+		;
 }
 
 int main(int argc, char **argv)
 {
-	struct bench_param params[] = {
-		{ "cpu_a", 0, 0, 1023 },
-		{ "cpu_b", 0, 0, 1023 },
-		{ "iterations", 6000, 1, 1000000000 },
-	};
-	bench_params("pipepingpong", argc, argv, params, 3);
-	int cpu_a = params[0].value, cpu_b = params[1].value;
-	long n = params[2].value;
-	int ping[2], pong[2];
-	if (pipe(ping) != 0 || pipe(pong) != 0)
-		bench_fail("pipepingpong", "pipe");
-	pid_t pid = fork();
-	if (pid < 0)
-		bench_fail("pipepingpong", "fork");
-	if (pid == 0) {
-		/* The echo: sends each byte back, until the parent closes its end. */
-		bench_pin("pipepingpong", cpu_b);
-		close(ping[1]);
-		char c;
-		while (read(ping[0], &c, 1) == 1)
-			if (write(pong[1], &c, 1) != 1)
-				bench_fail("pipepingpong", "write");
-		_exit(0);
-	}
-	bench_pin("pipepingpong", cpu_a);
+	params_parse("pipepingpong", "ns per round trip of a byte through two pipes", argc, argv,
+		     params, NPARAMS);
+	int cpu_a = (int)params[CPU_A].value, cpu_b = (int)params[CPU_B].value;
+	long n = params[ITERATIONS].value;
+	check_cpu("cpu_a", cpu_a);
+	check_cpu("cpu_b", cpu_b);
+	struct pipes p;
+	if (pipe(p.ping) != 0 || pipe(p.pong) != 0)
+		die_errno("pipe");
+	pid_t pid = spawn(echo, &p, cpu_b, 0, NULL);
+	pin_to_cpu(cpu_a);
 	/* The first byte starts the game; each pass is then one round trip. */
 	char c = 'x';
-	if (write(ping[1], &c, 1) != 1)
-		bench_fail("pipepingpong", "write");
-	for (long i = 0; i < n / 10; i++)
-		pass(pong[0], ping[1]);
-	uint64_t t0 = bench_now_ns();
-	for (long i = 0; i < n; i++)
-		pass(pong[0], ping[1]);
-	uint64_t elapsed = bench_now_ns() - t0;
-	close(ping[1]);
-	if (waitpid(pid, NULL, 0) != pid)
-		bench_fail("pipepingpong", "waitpid");
-	char keys[64];
-	snprintf(keys, sizeof(keys), "cpu_a=%d cpu_b=%d", cpu_a, cpu_b);
-	bench_report("pipepingpong", n, elapsed, cpu_a == cpu_b ? 1 : 2, keys);
+	if (write(p.ping[1], &c, 1) != 1)
+		die_errno("write");
+	round_trips(&p, n / 10);
+	uint64_t t0 = now_ns();
+	round_trips(&p, n);
+	uint64_t elapsed = now_ns() - t0;
+	close(p.ping[1]);
+	reap_child(pid);
+	bench_result(n, elapsed, cpu_a == cpu_b ? 1 : 2);
+	result_add("cpu_a=%d cpu_b=%d", cpu_a, cpu_b);
+	result_end();
 	return 0;
 }

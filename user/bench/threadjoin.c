@@ -12,8 +12,14 @@
  *   RESULT name=threadjoin iterations=N error=EAGAIN
  * and the program still exits 0, as the measurement itself worked.
  */
-#include "bench.h"
+#include "result.h"
+
+#include <errno.h>
 #include <pthread.h>
+
+static struct param params[] = {
+	{ "iterations", 400, 1, 1000000000, "thread create + join timed" },
+};
 
 static void *nothing(void *arg)
 {
@@ -50,20 +56,20 @@ static const char *error_name(int err)
 
 int main(int argc, char **argv)
 {
-	struct bench_param params[] = {
-		{ "iterations", 400, 1, 1000000000 },
-	};
-	bench_params("threadjoin", argc, argv, params, 1);
+	params_parse("threadjoin", "ns per create + join of a thread that returns at once", argc,
+		     argv, params, 1);
 	long n = params[0].value;
 	int err = loop(n / 10);
-	uint64_t t0 = bench_now_ns();
+	uint64_t t0 = now_ns();
 	if (err == 0)
 		err = loop(n);
-	uint64_t elapsed = bench_now_ns() - t0;
+	uint64_t elapsed = now_ns() - t0;
 	if (err != 0) {
-		printf("RESULT name=threadjoin iterations=%ld error=%s\n", n, error_name(err));
-		return 0;
+		result_begin();
+		result_add("iterations=%ld error=%s", n, error_name(err));
+	} else {
+		bench_result(n, elapsed, online_cpus());
 	}
-	bench_report("threadjoin", n, elapsed, bench_cpus(), "");
+	result_end();
 	return 0;
 }

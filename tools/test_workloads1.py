@@ -1,0 +1,337 @@
+#!/usr/bin/env python3
+"""Tests of the ring-3 workloads pingpong, spawn, fairness, smpbalance, wakeup
+and massive_intr (user/workloads/), run on this host's Linux:
+
+    BIN=/tmp/wl python3 tools/test_workloads1.py
+
+BIN is the directory of the built programs (default build/user/workloads),
+BENCH_BIN that of user/bench/'s benchmarks, which share their helpers
+(default build/user/bench); a program not built there is skipped. Each one
+is checked for a RESULT line with every key and plausible, self-consistent
+figures, for status 2 and the usage on a bad word, and for leaving no
+process behind: this test process becomes the "subreaper" of everything it
+starts, so a child a workload failed to reap, or left running, is
+re-parented here and found. The bounds are loose: the host is small, and
+other programs may share its CPUs.
+"""
+
+import ctypes
+import os
+import signal
+import subprocess
+import time
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIN = os.environ.get("BIN", os.path.join(ROOT, "build", "user", "workloads"))
+BENCH_BIN = os.environ.get("BENCH_BIN", os.path.join(ROOT, "build", "user", "bench"))
+PR_SET_CHILD_SUBREAPER = 36
+NOBODY = 65534
+CPUS = len(os.sched_getaffinity(0))
+
+
+def set_subreaper(on):
+    if ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, int(on), 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_CHILD_SUBREAPER)")
+
+
+def setUpModule():
+    set_subreaper(True)
+
+
+def tearDownModule():
+    set_subreaper(False)             # the other tests of a discover run keep init's
+
+
+def children_of(parent):
+    """The processes whose parent is parent (zombies too)."""
+    pids = []
+    for entry in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                stat = f.read()
+        except (FileNotFoundError, ProcessLookupError):
+            continue                 # it has just been reaped
+        # pid (comm) state ppid ...: comm may hold spaces, so split after ')'.
+        if int(stat.rsplit(")", 1)[1].split()[1]) == parent:
+            pids.append(int(entry))
+    return pids
+
+
+def reap(pids):
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        except (ProcessLookupError, ChildProcessError):
+            pass
+
+
+def as_nobody():
+    os.setgroups([])
+    os.setgid(NOBODY)
+    os.setuid(NOBODY)
+
+
+class Workload(unittest.TestCase):
+    """Runs programs and checks, after every test, that none left a process."""
+    bin = BIN                        # where the programs are
+
+    def tearDown(self):
+        left = children_of(os.getpid())
+        reap(left)
+        self.assertEqual(left, [], "processes left behind")
+
+    def check_bad_words(self, cases, more_words):
+        """cases: {program: (key, "low..high", a value just outside)}; each of
+        those, an empty value, a bogus key and more_words (formats of key and
+        KEY) print the usage and exit 2."""
+        for name, (key, span, outside) in cases.items():
+            with self.subTest(name=name):
+                low, high = span.split("..")
+                err = self.assert_usage(name, f"{key}={outside}")
+                self.assertIn(f"{key} takes a whole number from {low} to {high}", err)
+                self.assertIn(f"  {key}={span}  ", err)
+                for word in (f"{key}=", "bogus=1", *(w.format(key=key, KEY=key.upper()) for w in more_words)):
+                    self.assert_usage(name, word)
+
+    def check_offline_cpu(self, programs):
+        """programs: (name, key) pairs; a CPU past the last online one is an error (exit 1)."""
+        for name, key in programs:
+            with self.subTest(name=name):
+                err = self.run_program(name, f"{key}={CPUS}", status=1).stderr
+                self.assertIn(f"{name}: {key}={CPUS}: CPUs 0 to {CPUS - 1} are online", err)
+
+    def path_of(self, name):
+        path = os.path.join(self.bin, name)
+        if not os.access(path, os.X_OK):
+            self.skipTest(f"{path} is not built")
+        return path
+
+    def run_program(self, name, *words, status=0, **kwargs):
+        proc = subprocess.run([self.path_of(name), *words], capture_output=True, text=True, timeout=30,
+                              **kwargs)
+        self.assertEqual(proc.returncode, status, f"{name} {' '.join(words)}: {proc.stderr}")
+        return proc
+
+    def result(self, name, *words):
+        """The RESULT line's keys and values, as strings."""
+        lines = self.run_program(name, *words).stdout.splitlines()
+        self.assertEqual(len(lines), 1, lines)
+        fields = lines[0].split()
+        self.assertEqual(fields[:2], ["RESULT", f"name={name}"])
+        return dict(field.split("=", 1) for field in fields[2:])
+
+    def assert_keys(self, r, keys):
+        self.assertEqual(list(r), keys.split())
+
+    def assert_usage(self, name, word):
+        err = self.run_program(name, word, status=2).stderr
+        self.assertIn(f"usage: {name} ", err)
+        return err
+
+
+def floats(text):
+    return [float(x) for x in text.split(",")]
+
+
+class Pingpong(Workload):
+    KEYS = "cpu_a cpu_b rounds elapsed_ms ns_per_roundtrip via"
+
+    def check(self, cpu_b):
+        r = self.result("pingpong", "rounds=3000", "warmup=100", f"cpu_b={cpu_b}")
+        self.assert_keys(r, self.KEYS)
+        self.assertEqual((r["cpu_a"], r["cpu_b"], r["rounds"], r["via"]), ("0", str(cpu_b), "3000", "pipe"))
+        self.assertGreater(float(r["ns_per_roundtrip"]), 100)
+        self.assertAlmostEqual(float(r["ns_per_roundtrip"]) * 3000 / 1e6, float(r["elapsed_ms"]), delta=0.2)
+
+    def test_one_cpu(self):
+        self.check(cpu_b=0)
+
+    @unittest.skipIf(CPUS < 2, "one CPU")
+    def test_two_cpus(self):
+        self.check(cpu_b=1)
+
+    def test_max_ms_cuts_the_rounds_short(self):
+        r = self.result("pingpong", "rounds=1000000000", "warmup=0", "max_ms=20")
+        rounds = int(r["rounds"])
+        self.assertLess(rounds, 1000000000)
+        self.assertEqual(rounds % 256, 0)    # the clock is read every 256 rounds
+        self.assertLess(float(r["elapsed_ms"]), 2000)
+
+
+class Spawn(Workload):
+    def test_result(self):
+        for cpu in (-1, 0):
+            r = self.result("spawn", "count=200", "warmup=10", f"cpu={cpu}")
+            self.assert_keys(r, "cpu count elapsed_ms us_per_spawn via")
+            self.assertEqual((r["cpu"], r["count"], r["via"]), (str(cpu), "200", "fork"))
+            self.assertGreater(float(r["us_per_spawn"]), 1)
+            self.assertAlmostEqual(float(r["us_per_spawn"]) * 200 / 1e3, float(r["elapsed_ms"]), delta=0.2)
+
+
+class Fairness(Workload):
+    KEYS = "cpu hogs nice_last ms shares ideal max_dev cpu_max_dev ratio cpu_ratio ideal_ratio"
+
+    def run_fairness(self, *words):
+        r = self.result("fairness", "ms=400", "warmup_ms=100", *words)
+        self.assert_keys(r, self.KEYS)
+        shares, ideal = floats(r["shares"]), floats(r["ideal"])
+        self.assertEqual(len(shares), int(r["hogs"]))
+        self.assertEqual(len(ideal), int(r["hogs"]))
+        self.assertAlmostEqual(sum(shares), 1, delta=0.001)
+        worst = max(abs(s - i) / i for s, i in zip(shares, ideal))
+        self.assertAlmostEqual(float(r["max_dev"]), worst, delta=0.002)
+        self.assertLess(float(r["max_dev"]), 0.25)
+        self.assertLess(float(r["cpu_max_dev"]), 0.25)
+        return r
+
+    def test_even_split(self):
+        r = self.run_fairness("hogs=4")
+        self.assertEqual(r["ideal"], "0.2500,0.2500,0.2500,0.2500")
+        self.assertEqual(r["ideal_ratio"], "1.000")
+        self.assertLess(abs(float(r["cpu_ratio"]) - 1), 0.5)
+
+    def test_nice_weights(self):
+        r = self.run_fairness("hogs=2", "nice_last=5", "cpu=1" if CPUS > 1 else "cpu=0")
+        self.assertEqual((r["ideal"], r["ideal_ratio"]), ("0.7535,0.2465", "3.057"))
+        self.assertGreater(float(r["cpu_ratio"]), 2.2)
+        self.assertLess(float(r["cpu_ratio"]), 4.2)
+        self.assertGreater(float(r["ratio"]), 2)
+
+    @unittest.skipIf(os.geteuid() != 0, "needs root, to become nobody")
+    def test_a_hog_that_cannot_start_spoils_the_run(self):
+        err = self.run_program("fairness", "hogs=2", "nice_last=-5", "ms=100", "warmup_ms=10",
+                               status=1, preexec_fn=as_nobody).stderr
+        self.assertIn("ended early", err)
+
+    def test_killed_from_outside_its_hogs_die_too(self):
+        proc = subprocess.Popen([self.path_of("fairness"), "hogs=3", "ms=60000"], stdout=subprocess.DEVNULL)
+        time.sleep(0.3)
+        hogs = children_of(proc.pid)
+        self.assertEqual(len(hogs), 3)
+        proc.kill()
+        proc.wait()
+        for pid in hogs:             # re-parented here: each one's exit is ours to see
+            _, status = os.waitpid(pid, 0)
+            self.assertEqual(os.waitstatus_to_exitcode(status), -signal.SIGKILL)
+
+
+class Smpbalance(Workload):
+    def check(self, hogs, ideal):
+        r = self.result("smpbalance", f"hogs={hogs}", "ms=400", "warmup_ms=100")
+        self.assert_keys(r, "cpus hogs ms shares ideal max_dev min_share max_share iter_max_dev")
+        self.assertEqual((r["cpus"], r["hogs"], r["ideal"]), (str(CPUS), str(hogs), ideal))
+        shares = floats(r["shares"])
+        self.assertEqual(len(shares), hogs)
+        self.assertTrue(all(0 < s <= 1.02 for s in shares), shares)
+        self.assertEqual((float(r["min_share"]), float(r["max_share"])), (min(shares), max(shares)))
+        worst = max(abs(s - float(ideal)) / float(ideal) for s in shares)
+        self.assertAlmostEqual(float(r["max_dev"]), worst, delta=0.002)
+        self.assertLess(float(r["iter_max_dev"]), 0.5)
+
+    def test_as_many_hogs_as_cpus(self):
+        self.check(CPUS, "1.0000")
+
+    def test_one_hog_more(self):
+        self.check(CPUS + 1, f"{CPUS / (CPUS + 1):.4f}")
+
+
+class Wakeup(Workload):
+    KEYS = "policy prio cpu hogs_per_cpu hog_cpus period_us samples p50_us p99_us max_us mean_us overruns"
+
+    def check(self, *words, policy="other", prio="0", hog_cpus="1"):
+        r = self.result("wakeup", "samples=200", "warmup_ms=50", *words)
+        self.assert_keys(r, self.KEYS)
+        self.assertEqual((r["policy"], r["prio"], r["hog_cpus"], r["samples"], r["period_us"]),
+                         (policy, prio, hog_cpus, "200", "1000"))
+        p50, p99, top, mean = (float(r[k]) for k in ("p50_us", "p99_us", "max_us", "mean_us"))
+        self.assertTrue(0 <= p50 <= p99 <= top, r)
+        self.assertLessEqual(mean, top)
+        self.assertLess(p50, 1000)
+        self.assertLessEqual(int(r["overruns"]), 200)
+
+    def test_one_loaded_cpu(self):
+        self.check("hog_cpus=1")
+
+    def test_idle(self):
+        self.check("hogs_per_cpu=0", "nice=3", prio="3", hog_cpus=str(CPUS))
+
+    @unittest.skipIf(os.geteuid() != 0, "SCHED_FIFO needs root")
+    def test_fifo(self):
+        self.check("hog_cpus=1", "fifo=1", "rt_prio=20", policy="fifo", prio="20")
+
+    def test_fifo_refused(self):
+        unprivileged = {"preexec_fn": as_nobody} if os.geteuid() == 0 else {}
+        err = self.run_program("wakeup", "hog_cpus=1", "fifo=1", status=1, **unprivileged).stderr
+        self.assertIn("cannot have policy=fifo prio=50", err)
+
+    def test_too_many_hog_cpus(self):
+        err = self.run_program("wakeup", f"hog_cpus={CPUS + 1}", status=1).stderr
+        self.assertIn("CPUs are online", err)
+
+
+class MassiveIntr(Workload):
+    def test_result(self):
+        r = self.result("massive_intr", "procs=4", "ms=500", "warmup_ms=100", "work_ms=4")
+        self.assert_keys(r, "procs ms work_ms sleep_ms loops_per_ms min avg max spread")
+        self.assertEqual((r["procs"], r["ms"], r["work_ms"], r["sleep_ms"]), ("4", "500", "4", "1"))
+        lo, avg, hi = int(r["min"]), float(r["avg"]), int(r["max"])
+        self.assertGreater(int(r["loops_per_ms"]), 1000)
+        self.assertTrue(0 < lo <= avg <= hi, r)
+        self.assertAlmostEqual(float(r["spread"]), hi / lo, delta=0.001)
+        self.assertLess(hi / lo, 3)
+
+
+class BadWords(Workload):
+    """Every program: a bad value or key prints the usage and exits 2."""
+    # A key of each program with its range, and a value just outside it.
+    CASES = {
+        "pingpong": ("rounds", "1..1000000000", "0"),
+        "spawn": ("cpu", "-1..1023", "-2"),
+        "fairness": ("hogs", "2..16", "99"),
+        "smpbalance": ("hogs", "1..32", "33"),
+        "wakeup": ("samples", "1..20000", "20001"),
+        "massive_intr": ("procs", "1..1024", "1025"),
+    }
+
+    def test_bad_words(self):
+        self.check_bad_words(self.CASES, ("{key}=12x", "{key}", "{KEY}=1"))
+
+    def test_an_offline_cpu_is_an_error(self):
+        self.check_offline_cpu((("pingpong", "cpu_b"), ("spawn", "cpu"), ("fairness", "cpu"), ("wakeup", "cpu")))
+
+
+class Bench(Workload):
+    """The benchmarks' RESULT lines, exactly as tools/bench_ring3.py reads them."""
+    bin = BENCH_BIN
+
+    def check(self, name, *words, keys="iterations ns_per_op cpus", cpus="1"):
+        r = self.result(name, "iterations=50", *words)
+        self.assert_keys(r, keys)
+        self.assertEqual((r["iterations"], r["cpus"]), ("50", cpus))
+        self.assertGreater(float(r["ns_per_op"]), 0)
+        self.assertRegex(r["ns_per_op"], r"^\d+\.\d$")
+        return r
+
+    def test_lines(self):
+        self.check("nullcall")
+        r = self.check("clockcall", "syscall=1", keys="iterations ns_per_op cpus syscall")
+        self.assertEqual(r["syscall"], "1")
+        self.check("forkwait", cpus=str(CPUS))
+        self.check("threadjoin", cpus=str(CPUS))
+        keys = "iterations ns_per_op cpus cpu_a cpu_b"
+        self.check("pipepingpong", keys=keys)
+        if CPUS > 1:
+            self.assertEqual(self.check("pipepingpong", "cpu_b=1", keys=keys, cpus="2")["cpu_b"], "1")
+
+    def test_bad_words(self):
+        for name in ("nullcall", "clockcall", "forkwait", "threadjoin", "pipepingpong"):
+            with self.subTest(name=name):
+                for word in ("iterations=0", "iterations=x", "bogus=1"):
+                    err = self.run_program(name, word, status=2).stderr
+                    self.assertIn("iterations=1..1000000000", err)
+
+
+if __name__ == "__main__":
+    unittest.main()
