@@ -4,7 +4,8 @@
  * from boot/entry.asm, in 64-bit mode at the kernel's higher-half address,
  * on the boot stack, and brings the machine up in dependency order
  * (docs/boot.md walks through it); its first task starts the other CPUs
- * and then runs the tests, the workloads, the deliberate crash, or the demo.
+ * and then runs the tests, the programs asked for, the deliberate crash, or
+ * /bin/init (the demo, then a shell).
  */
 #include <stdint.h>
 #include "kernel/multiboot.h"
@@ -38,7 +39,6 @@
 #include "kernel/idle.h"
 #include "kernel/trace.h"
 #include "kernel/run.h"
-#include "kernel/programs.h"
 #include "sched/debug.h"
 #include "sched/wait.h"
 #include "arch/x86_64/acpi.h"
@@ -109,6 +109,28 @@ static bool run_init_program(char *line)
 	return ran;
 }
 
+/* demo= is /bin/init's (user/bin/init.c reads it in /proc/cmdline); the
+ * kernel only checks it, so that a misspelt demo is told at boot. */
+static const char *const demos[] = { "cfs", "balance", "none", NULL };
+static int demo_choice;
+BOOT_PARAM_CHOICE("demo", demo_choice, demos, "the demo /bin/init shows before the shell: cfs, balance, none");
+
+/* With no test asked for: /bin/init, the first program, which shows the
+ * demo and then gives the console to a shell. It runs as long as the
+ * machine does; if it ends, the debug keys are all that is left. */
+static void start_first_program(void)
+{
+	const char *const argv[] = { "/bin/init", NULL };
+	const char *const envp[] = { "HOME=/", "PATH=/bin", "TERM=linux", NULL };
+	int status, pid = process_spawn(argv[0], argv, envp);
+	if (pid < 0) {
+		pr_err("init: cannot run /bin/init: error %d; only the debug keys (Ctrl-T h) are left", -pid);
+		return;
+	}
+	process_wait(pid, &status);
+	pr_err("init: /bin/init ended (wait status %#x); only the debug keys (Ctrl-T h) are left", status);
+}
+
 /* The first task: finishes bringing the machine up, then does what the
  * command line asks. The boot CPU itself has become idle/0. */
 static void kernel_init(void *arg)
@@ -150,7 +172,7 @@ static void kernel_init(void *arg)
 		panic("crash: the deliberate crash did not crash");
 	}
 	pr_info("leftmost is up. Debug keys on the console: Ctrl-T h lists them. Quit QEMU with Ctrl-A X.");
-	demo_run();
+	start_first_program();
 }
 
 static void __attribute__((noreturn)) kmain_on_idle_stack(void)

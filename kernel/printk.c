@@ -62,7 +62,7 @@ void printk(enum log_level level, const char *fmt, ...)
 void console_write(const char *s, size_t len)
 {
 	uint64_t flags = spin_lock_irqsave(&console_lock);
-	emit(s, len, true);
+	serial_write(s, len);
 	spin_unlock_irqrestore(&console_lock, flags);
 }
 

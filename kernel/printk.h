@@ -16,8 +16,9 @@ void printk(enum log_level level, const char *fmt, ...) __attribute__((format(pr
 #define pr_info(...)  printk(LOG_INFO, __VA_ARGS__)
 #define pr_debug(...) printk(LOG_DEBUG, __VA_ARGS__)
 
-/* Raw bytes, a program's output: no prefix, even when quiet; into the ring
- * buffer too. Whole, between the kernel's lines. */
+/* Raw bytes, a program's output: no prefix, even when quiet, and not into
+ * the ring buffer, which is the kernel's log (as Linux's dmesg). Whole,
+ * between the kernel's lines. */
 void console_write(const char *s, size_t len);
 
 /* The panic path: prints even if a stopped CPU held the console lock. */

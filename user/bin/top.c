@@ -39,6 +39,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "../lib/proc.h"
+#include "../lib/signals.h"
 
 enum { MAX_CPUS = 1024, MAX_DELAY = 24 * 60 * 60, CTRL_C = 3 };
 
@@ -325,14 +326,7 @@ static void restore_terminal(void)
 static void take_terminal(void)
 {
 	static const int handled[] = { SIGINT, SIGTERM, SIGHUP, SIGWINCH };
-	struct sigaction action = { .sa_handler = on_signal };
-	sigset_t blocked;
-	sigemptyset(&blocked);
-	for (size_t i = 0; i < sizeof handled / sizeof handled[0]; i++) {
-		sigaddset(&blocked, handled[i]);
-		sigaction(handled[i], &action, NULL);
-	}
-	sigprocmask(SIG_BLOCK, &blocked, &unblocked);
+	catch_signals(handled, sizeof handled / sizeof handled[0], on_signal, &unblocked);
 
 	struct termios raw = saved_terminal;
 	raw.c_lflag &= ~(ICANON | ECHO | ISIG);
