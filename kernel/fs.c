@@ -35,7 +35,7 @@ struct inode *fs_root(void)
 static int make(const struct path_last *last, uint32_t mode, struct inode **out)
 {
 	if (last->dir->proc.node)
-		return -EACCES;           /* /proc is the kernel's to fill */
+		return -ENOENT;           /* /proc is the kernel's to fill (Linux's answer) */
 	if (dir_is_dead(last->dir))
 		return -ENOENT;
 	struct inode *inode = inode_create(mode);
@@ -226,8 +226,8 @@ static int rename_last(const struct path_last *from, const struct path_last *to,
 		err = path_entry(to, &new);
 	if (err)
 		return err;
-	if (from->dir->proc.node || to->dir->proc.node)
-		return -EPERM;
+	if (from->dir->proc.node || to->dir->proc.node)     /* Linux's answers: */
+		return from->dir->proc.node && to->dir->proc.node ? -ENOENT : -EXDEV;   /* another file system */
 	if (new && (flags & RENAME_NOREPLACE))
 		return -EEXIST;
 	struct inode *moving = old->inode;

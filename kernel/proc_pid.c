@@ -51,7 +51,7 @@ static void show_stat(const struct process_info *p, struct proc_buf *out)
 {
 	const struct thread_info *t = &p->leader;
 	proc_printf(out, "%d (%s) %c %d %d %d 0 -1 0 0 0 0 0 %llu %llu %llu %llu %d %d %d 0 %llu 0 0 "
-		    "18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 17 %d %d %d 0 0 0 0 0 0 0 0 0 %d\n",
+		    "18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 17 %d %d %d 0 0 0 0 0 0 0 0 0 0 %d\n",
 		    t->tid, t->name, t->state, p->ppid, p->pgid, p->sid, USER_TICKS(p->time.user_ns),
 		    USER_TICKS(p->time.system_ns), USER_TICKS(p->children_time.user_ns), USER_TICKS(p->children_time.system_ns),
 		    t->prio - MAX_RT_PRIO, t->nice, p->nr_threads, USER_TICKS(t->start_ns), t->cpu, t->rt_priority,
@@ -144,6 +144,20 @@ static int cmdline_file(const struct inode *inode, struct proc_buf *out)
 	return with_snapshot(inode, out, show_cmdline);
 }
 
+/* What schedstat tools read (Linux's /proc/PID/schedstat): time on the CPU
+ * and time runnable but waiting, in ns, and times switched in. */
+static void show_schedstat(const struct process_info *p, struct proc_buf *out)
+{
+	const struct thread_info *t = &p->leader;
+	proc_printf(out, "%llu %llu %llu\n", (unsigned long long)(t->time.user_ns + t->time.system_ns),
+		    (unsigned long long)t->stats.sum_wait_runtime, (unsigned long long)t->stats.nr_switches);
+}
+
+static int schedstat_file(const struct inode *inode, struct proc_buf *out)
+{
+	return with_snapshot(inode, out, show_schedstat);
+}
+
 /* The seed's statistics of one task, as its scheduler keeps them
  * (sched/debug.c), under a header like Linux's /proc/PID/sched. */
 static int sched_file(const struct inode *inode, struct proc_buf *out)
@@ -165,9 +179,10 @@ PROC_FILE(status_node, "status", status_file);
 PROC_FILE(comm_node, "comm", comm_file);
 PROC_FILE(cmdline_node, "cmdline", cmdline_file);
 PROC_FILE(sched_node, "sched", sched_file);
+PROC_FILE(schedstat_node, "schedstat", schedstat_file);
 
 static const struct proc_node *const thread_files[] = {
-	&stat_node, &status_node, &comm_node, &sched_node, NULL,
+	&stat_node, &status_node, &comm_node, &sched_node, &schedstat_node, NULL,
 };
 static const struct proc_node thread_dir = { .mode = S_IFDIR | 0555, .children = thread_files };
 
@@ -257,7 +272,7 @@ static void refresh_threads(struct inode *dir)
 static const struct proc_node task_node = { .name = "task", .mode = S_IFDIR | 0555, .refresh = refresh_threads };
 
 static const struct proc_node *const process_files[] = {
-	&stat_node, &status_node, &comm_node, &cmdline_node, &sched_node, &task_node, NULL,
+	&stat_node, &status_node, &comm_node, &cmdline_node, &sched_node, &schedstat_node, &task_node, NULL,
 };
 static const struct proc_node process_dir = { .mode = S_IFDIR | 0555, .children = process_files };
 const struct proc_node proc_self_node = { .name = "self", .mode = S_IFDIR | 0555, .children = process_files };
