@@ -3,9 +3,11 @@
 
 The layers, bottom-up (docs/architecture.md):
 
-    lib/  <  arch/x86_64/  <  kernel/  <  sched/  <  user/ (programs)
+    lib/  <  arch/x86_64/  <  kernel/  <  sched/
 
 A file may include headers from its own layer and the layers below it.
+user/ holds ring-3 programs: ordinary Linux programs that include none of
+the kernel's headers (their way in is the system calls).
 Going up is allowed only where the tables below name the header, each for
 a stated reason; sched/ also goes down only through its platform (so it
 builds on the host), and nobody outside sched/ sees its internals. Any
@@ -61,6 +63,9 @@ def verdict(src, header):
     mine, theirs = layer_of(src), layer_of(header)
     if mine is None or theirs is None:
         return None
+    if mine == "user" or theirs == "user":
+        return None if mine == theirs else \
+            "user/ holds ring-3 programs: they and the kernel include nothing of each other's"
     if theirs == "sched" and mine != "sched" and header not in SCHED_PUBLIC:
         return "it is internal to sched/ (the public headers: SCHED_PUBLIC in tools/layers.py)"
     if mine == "sched" and theirs in ("arch", "kernel"):
