@@ -336,22 +336,22 @@ soak: deps $(ELF)
 		124) verdict="FAIL: timed out" ;; *) verdict="FAIL: QEMU exit status $$status" ;; esac; \
 		echo "make soak: $$verdict ($(MINUTES) min, log $(SOAK_LOG))"; test $$status -eq 33
 
-# make trace RUN='workload[:key=value,...][;workload...]': boot with the
-# scheduler trace on, run the workloads, and write build/trace/NAME.txt
-# (ftrace text, for ui.perfetto.dev) and NAME.svg (a timeline for any
-# browser), NAME being the first workload's; then print tools/schedstat's
-# per-task summary. docs/tracing.md explains it all.
+# make trace RUN='program key=value ...[; program ...]': boot with the
+# scheduler trace on, run the programs (as run= does), and write
+# build/trace/NAME.txt (ftrace text, for ui.perfetto.dev) and NAME.svg (a
+# timeline for any browser), NAME being the first program's; then print
+# tools/schedstat's per-task summary. docs/tracing.md explains it all.
 TRACE_SIZE    ?= 4096
 TRACE_TIMEOUT ?= 900
-TRACE_OUT = $(BUILD)/trace/$(firstword $(subst :, ,$(subst ;, ,$(RUN))))
-trace: deps $(ELF)
-	@test -n "$(RUN)" || { echo "usage: make trace RUN='workload[:key=value,...][;workload...]' (docs/tracing.md)"; exit 2; }
+TRACE_OUT = $(BUILD)/trace/$(notdir $(firstword $(subst ;, ,$(RUN))))
+trace: deps $(ELF) $(INITRD)
+	@test -n "$(RUN)" || { echo "usage: make trace RUN='program key=value ...[; program ...]' (docs/tracing.md)"; exit 2; }
 	@mkdir -p $(BUILD)/trace
-	@tools/mkiso.sh $(ELF) $(TRACE_OUT).iso "trace=sched trace_size=$(TRACE_SIZE) run=$(RUN)"
-	@echo "make trace: booting with run=$(RUN); the trace is printed at the end (slow under TCG)"
+	@tools/mkiso.sh $(ELF) $(TRACE_OUT).iso 'trace=sched trace_size=$(TRACE_SIZE) run="$(RUN)"'
+	@echo "make trace: booting with run=\"$(RUN)\"; the trace is printed at the end (slow under TCG)"
 	@$(PYTHON) tools/qemu.py --iso $(TRACE_OUT).iso --smp $(SMP) --mem $(MEM) --accel $(ACCEL) \
 		--machine $(MACHINE) --timeout $(TRACE_TIMEOUT) --log $(TRACE_OUT).log < /dev/null > /dev/null; \
-		status=$$?; test $$status -eq 33 || echo "make trace: QEMU exit status $$status (33: every workload ran); see $(TRACE_OUT).log"
+		status=$$?; test $$status -eq 33 || echo "make trace: QEMU exit status $$status (33: every program exited 0); see $(TRACE_OUT).log"
 	@$(PYTHON) tools/tracefile.py $(TRACE_OUT).log -o $(TRACE_OUT).txt
 	@$(PYTHON) tools/trace2svg $(TRACE_OUT).txt -o $(TRACE_OUT).svg > /dev/null
 	@echo "$(TRACE_OUT).txt: ftrace text; open it at ui.perfetto.dev"

@@ -134,6 +134,15 @@ def judge(cfg, status, text):
             fail(f"the log does not match {flag[4:]!r}")
             log_misses += 1
 
+    checks = [0, 0]                        # check=SCRIPT: its "ok"/"not ok" lines
+    for flag in cfg.flags:
+        if flag.startswith("check="):
+            oks, misses = run_checker(flag[len("check="):], lines)
+            checks[0] += oks
+            checks[1] += len(misses)
+            for miss in misses:
+                fail(f"{os.path.basename(flag[len('check='):])}: {miss}")
+
     for flag in cfg.flags:                 # sched_debug=NAME*N: consistent dumps
         if flag.startswith("sched_debug="):
             _, errors = sched_debug.check_log(lines, flag[len("sched_debug="):])
@@ -155,7 +164,7 @@ def judge(cfg, status, text):
         return r
 
     if cfg.expect == "run":
-        return judge_run(cfg, status, lines, r, fail, log_misses)
+        return judge_run(cfg, status, lines, r, fail, log_misses, checks)
 
     root = ktap.parse(text)
     r.passed, r.failed, r.skipped = root.counts()
@@ -181,11 +190,23 @@ def judge(cfg, status, text):
     return r
 
 
-def judge_run(cfg, status, lines, r, fail, log_misses):
+def run_checker(script, lines):
+    """The check=SCRIPT flag: SCRIPT (from the top of the tree) reads the
+    stripped log and prints "ok WHAT" or "not ok WHAT: why" per check.
+    Returns how many passed, and the failures."""
+    out = subprocess.run([sys.executable, os.path.join(ROOT, script)], input="\n".join(lines),
+                         capture_output=True, text=True).stdout.splitlines()
+    misses = [line[len("not ok "):] for line in out if line.startswith("not ok ")]
+    oks = sum(line.startswith("ok ") for line in out)
+    return oks, misses if oks or misses else [f"printed no check: {out[-3:]!r}"]
+
+
+def judge_run(cfg, status, lines, r, fail, log_misses, checks=(0, 0)):
     """A run= (or init=) boot: every RESULT line must parse, each
     assert=NAME[#N].KEY<=V flag hold, and QEMU end with 33 (every workload
-    ran). Each RESULT line, each assertion and each log= check counts as a
-    test; log_misses of the log= checks failed."""
+    ran). Each RESULT line, each assertion, each log= check and each check
+    of a check= script counts as a test; log_misses of those failed
+    (checked of the scripts' passed)."""
     try:
         found = results.parse("\n".join(lines))
     except ValueError as e:
@@ -204,8 +225,9 @@ def judge_run(cfg, status, lines, r, fail, log_misses):
     for e in errors:
         fail(e)
     logs = sum(f.startswith("log=") for f in cfg.flags)
-    r.passed = len(found) + asserts - len(errors) + logs - log_misses
-    r.failed = len(errors) + log_misses + (1 if r.verdict == "FAIL" and not errors and not log_misses else 0)
+    r.passed = len(found) + asserts - len(errors) + logs - log_misses + checks[0]
+    failures = len(errors) + log_misses + checks[1]
+    r.failed = failures + (1 if r.verdict == "FAIL" and not failures else 0)
     return r
 
 

@@ -27,6 +27,7 @@
  * tasks' stat files are read. A bad option prints the usage and exits 1
  * (procps-ng 4.0.2's top exits 0 then; a script wants to know).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -119,6 +120,8 @@ static int read_cpus(struct cpu_times *cpus)
 	size_t size = 0;
 	while (getline(&text, &size, file) > 0) {
 		int cpu;
+		if (strncmp(text, "cpu", 3) != 0 || !isdigit((unsigned char)text[3]))
+			continue;             /* not "cpuN": the first line sums them all */
 		unsigned long long user, nice, system, idle, iowait = 0, irq = 0, softirq = 0;
 		if (sscanf(text, "cpu%d %llu %llu %llu %llu %llu %llu %llu", &cpu, &user, &nice, &system, &idle,
 			   &iowait, &irq, &softirq) < 5 || cpu < 0 || cpu >= MAX_CPUS)
