@@ -120,6 +120,14 @@ static void refresh(struct editor *ed)
 	free(out.s);
 }
 
+/* A key typed at the end of a line that still fits needs only its echo: on
+ * a serial console a redraw per key would be a whole line per key. */
+static bool just_appended(const struct editor *ed, size_t len_before, int key)
+{
+	return key >= ' ' && key < 127 && ed->len == len_before + 1 && ed->pos == ed->len &&
+	       strlen(ed->prompt) + ed->len + 1 < ed->columns;
+}
+
 static void set_line(struct editor *ed, const char *text)
 {
 	ed->len = ed->pos = strlen(text);
@@ -221,10 +229,17 @@ bool edit_line(const char *prompt, char line[MAX_LINE + 1])
 		ed.columns = ws.ws_col;
 	line[0] = '\0';
 	int key;
-	do {
-		refresh(&ed);
+	refresh(&ed);
+	for (;;) {
+		size_t len_before = ed.len;
 		key = read_key();
-	} while (edit_key(&ed, key));
+		if (!edit_key(&ed, key))
+			break;
+		if (just_appended(&ed, len_before, key))
+			write(2, &ed.line[ed.len - 1], 1);
+		else
+			refresh(&ed);
+	}
 	bool end = key == KEY_EOF || key == CONTROL('D');
 	if (!end)
 		write(2, "\n", 1);
