@@ -71,13 +71,16 @@ BOOT_PARAM_STRING("init", init_path,
  * be read: the command line was cut, or the value had a bad quote. */
 static bool test_unreadable;
 
-/* Does a word of the command line set name ("name=...")? */
+/* Does a word of the command line set name ("name=...", or quoted whole
+ * as GRUB quotes a word with spaces: "\"name=a b\"")? */
 static bool cmdline_sets(const char *name)
 {
 	size_t len = strlen(name);
-	for (const char *s = boot_info.cmdline; *s; s++)
-		if ((s == boot_info.cmdline || s[-1] == ' ') && strncmp(s, name, len) == 0 && s[len] == '=')
+	for (const char *s = boot_info.cmdline; *s; s++) {
+		const char *word = *s == '"' ? s + 1 : s;
+		if ((s == boot_info.cmdline || s[-1] == ' ') && strncmp(word, name, len) == 0 && word[len] == '=')
 			return true;
+	}
 	return false;
 }
 
