@@ -14,7 +14,6 @@ host's /bin/echo, /bin/cat... (on leftmost, our own).
 import os
 import pty
 import random
-import re
 import select
 import signal
 import subprocess
@@ -325,7 +324,7 @@ class Builtins(ShellTest):
     def test_cd_pwd(self):
         self.assertEqual(self.out("cd /usr; pwd; cd; pwd; /bin/sh -c 'echo $PWD'", env={"HOME": "/tmp"}),
                          "/usr\n/tmp\n/tmp\n")
-        self.assertEqual(self.out("cd", env={}, cwd="/usr") + self.out("cd; pwd", env={}), "/\n")
+        self.assertEqual(self.out("cd; pwd", env={}), "/\n")  # no HOME: /
         code, out, err = run("cd /nonexistent; /bin/echo $?")
         self.assertEqual(out, "1\n")
 
@@ -396,7 +395,7 @@ class Input(ShellTest):
 
 
 class Fuzz(ShellTest):
-    CHARSET = "|&;<>()\"'\\$ ab01{}*?#~=\t-"
+    CHARSET = "|&;<>()\"'\\$ ab12{}*?#~=\t-"  # no 0: $0 would start another shell
 
     def random_line(self, rng):
         return "".join(rng.choice(self.CHARSET) for _ in range(rng.randint(1, 40)))
@@ -468,9 +467,9 @@ class Terminal:
             if pid:
                 return os.waitstatus_to_exitcode(status)
             try:
-                select.select([self.fd], [], [], 0.05)
-                os.read(self.fd, 4096)
-            except OSError:
+                if select.select([self.fd], [], [], 0.05)[0]:
+                    os.read(self.fd, 4096)
+            except OSError:  # the terminal is closed
                 time.sleep(0.05)
         raise AssertionError("the shell did not end")
 

@@ -30,9 +30,11 @@
  *
  * Interactive (stdin and stderr are terminals): job control, line editing
  * with a history of 100 lines (edit.c), a syntax error costs only its
- * line, ^D or exit ends. The prompt is $PS1 as it is, or "$ ", and goes
- * with the line being edited to stderr, as in bash and dash, so that
- * redirecting stdout leaves the terminal alone (stdout is flushed first).
+ * line, a foreground job killed by ^C the rest of its line, ^D or exit
+ * ends (stopped jobs then get SIGHUP). The prompt is $PS1 as it is, or
+ * "$ ", and goes with the line being edited to stderr, as in bash and
+ * dash, so that redirecting stdout leaves the terminal alone (stdout is
+ * flushed first).
  * Not interactive: plain lines, no prompt, a syntax error exits with 2.
  *
  * Limits and choices:
@@ -43,6 +45,11 @@
  *     except in the TEXT of -c.
  *   - Standard input is read a byte at a time, so that a command it starts
  *     reads on from the next line, as POSIX wants.
+ *   - Redirection targets and assignment values are expanded but neither
+ *     split nor globbed.
+ *   - A shell that is not interactive keeps its finished background jobs
+ *     for `wait` to collect, as POSIX wants; an interactive one tells of
+ *     them before the next prompt and forgets them.
  *   - The shell's own descriptors (files being read, copies kept while a
  *     built-in's redirections are in place) are close-on-exec and numbered
  *     from 10, out of the reach of redirections.
