@@ -1,7 +1,7 @@
 /*
  * /proc's files about the machine and the scheduler, in Linux's formats
  * (proc(5)): stat, uptime, loadavg, meminfo, cpuinfo, cmdline, version,
- * sched_debug (CFS v2's runqueue dump, sched/debug.c), and in
+ * sched_debug (CFS v2's runqueue dump) and schedstat (sched/debug.c), and in
  * /proc/sys/kernel every tunable (kernel/sysctl.h), readable and writable
  * with the range the boot parameter has.
  */
@@ -167,7 +167,16 @@ static int sched_debug_file(const struct inode *inode, struct proc_buf *out)
 	return 0;
 }
 
+static int schedstat_file(const struct inode *inode, struct proc_buf *out)
+{
+	(void)inode;
+	struct proc_sink sink = proc_sink(out);
+	sched_schedstat_show(&sink.sink);
+	return 0;
+}
+
 PROC_FILE(stat_node, "stat", stat_file);
+PROC_FILE(schedstat_node, "schedstat", schedstat_file);
 PROC_FILE(uptime_node, "uptime", uptime_file);
 PROC_FILE(loadavg_node, "loadavg", loadavg_file);
 PROC_FILE(meminfo_node, "meminfo", meminfo_file);
@@ -178,7 +187,7 @@ PROC_FILE(sched_debug_node, "sched_debug", sched_debug_file);
 
 const struct proc_node *const proc_root_files[] = {
 	&stat_node, &uptime_node, &loadavg_node, &meminfo_node, &cpuinfo_node, &cmdline_node,
-	&version_node, &sched_debug_node, &proc_self_node, NULL,
+	&version_node, &sched_debug_node, &schedstat_node, &proc_self_node, NULL,
 };
 
 /* /proc/sys/kernel/NAME: a tunable, its struct param the inode's data. */

@@ -18,6 +18,7 @@
 #include "kernel/ktest.h"
 #include "kernel/sysctl.h"
 #include "kernel/path_walk.h"
+#include "kernel/smp.h"
 #include "kernel/panic.h"
 #include "sched/api.h"
 #include "sched/platform.h"
@@ -289,4 +290,34 @@ KTEST(procfs, a_process_has_a_directory_while_it_is_there)
 	snprintf(path, sizeof(path), "/proc/%d", pid);
 	struct inode *gone;
 	KEXPECT_EQ(t, path_lookup(NULL, path, &gone), -ENOENT);
+}
+
+/* /proc/schedstat's cpu lines: how many, and their yld_count summed. */
+static int schedstat_yields(const char *text, int64_t *yields)
+{
+	int cpus = 0;
+	*yields = 0;
+	for (const char *line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		const char *count = strncmp(line, "cpu", 3) == 0 ? strchr(line, ' ') : NULL;
+		const char *end = count ? strchr(count + 1, ' ') : NULL;
+		int64_t v;
+		if (end && parse_i64(count + 1, (size_t)(end - count - 1), &v) == 0) {
+			*yields += v;
+			cpus++;
+		}
+	}
+	return cpus;
+}
+
+KTEST(procfs, schedstat_counts_what_the_scheduler_does)
+{
+	static char buf[4096];
+	KASSERT(t, read_text("/proc/schedstat", buf, sizeof(buf)) > 0);
+	KEXPECT(t, strncmp(buf, "version 15\ntimestamp ", 21) == 0);
+	int64_t before, after;
+	KEXPECT_EQ(t, schedstat_yields(buf, &before), cpus_online());
+	sched_yield();
+	read_text("/proc/schedstat", buf, sizeof(buf));
+	schedstat_yields(buf, &after);
+	KEXPECT(t, after > before);
 }

@@ -316,7 +316,8 @@ static struct task *pick_next_task(struct rq *rq)
 	sched_bug("no class, not even idle, had a task on cpu%d", rq->cpu);
 }
 
-static void account_switch_in(struct rq *rq, struct task *next)
+/* The switch from prev to next, in both tasks' and the runqueue's figures. */
+static void account_switch(struct rq *rq, struct task *prev, struct task *next)
 {
 	struct sched_statistics *st = &next->stats;
 	if (st->wait_start) {
@@ -325,9 +326,15 @@ static void account_switch_in(struct rq *rq, struct task *next)
 		if (waited > st->wait_max)
 			st->wait_max = waited;
 		st->wait_start = 0;
+		rq->schedstat.run_delay += waited;
 	}
 	st->nr_switches++;
 	rq->nr_switches++;
+	if (prev != rq->idle)
+		rq->schedstat.rq_cpu_time += rq->clock - rq->curr_since;
+	rq->curr_since = rq->clock;
+	rq->schedstat.pcount++;
+	rq->schedstat.sched_goidle += next == rq->idle;
 }
 
 static struct task *context_switch(struct task *prev, struct task *next)
@@ -388,6 +395,7 @@ static void __schedule(bool preempt)
 	spin_lock(&rq->lock);
 	update_rq_clock(rq);
 	rq->last_schedule = rq->clock;
+	rq->schedstat.sched_count++;
 	set_task_need_resched(prev, false);
 
 	if (task_state(prev) != TASK_RUNNING && prev->on_rq && !preempt) {
@@ -414,7 +422,7 @@ static void __schedule(bool preempt)
 		prev->stats.nr_preemptions++;
 		prev->stats.wait_start = rq->clock;
 	}
-	account_switch_in(rq, next);
+	account_switch(rq, prev, next);
 	rq_set(rq, curr, next);
 	publish_curr(rq);
 	trace_sched(TRACE_SWITCH, rq->clock, prev, next, leaving_state(prev, preempt), 0);
@@ -527,6 +535,8 @@ static void enqueue_woken(struct rq *rq, struct task *p, int flags)
 		p->stats.sleep_start = 0;
 	}
 	p->stats.nr_wakeups++;
+	rq->schedstat.ttwu_count++;
+	rq->schedstat.ttwu_local += rq->cpu == sched_this_cpu();
 	set_task_state(p, TASK_RUNNING);
 	activate_task(rq, p, flags);
 	trace_sched(TRACE_WAKEUP, rq->clock, p, NULL, rq->cpu, 0);
@@ -651,6 +661,7 @@ void sched_yield_current(void)
 	uint64_t flags;
 	struct rq *rq = task_rq_lock(me, &flags);
 	update_rq_clock(rq);
+	rq->schedstat.yld_count++;
 	me->sched_class->requeue_task(rq, me);
 	task_rq_unlock(rq, flags);
 	schedule();

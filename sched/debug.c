@@ -182,6 +182,26 @@ void sched_debug_show(struct text_sink *out)
 	spin_unlock_irqrestore(&snapshot_lock, flags);
 }
 
+/* Linux's /proc/schedstat, version 15: a line of counters per CPU. Linux
+ * adds a line per scheduling domain; leftmost balances without domains. */
+void sched_schedstat_show(struct text_sink *out)
+{
+	say(out, "version 15");
+	say(out, "timestamp %llu", (unsigned long long)(sched_clock() / NS_PER_MS));
+	for (int cpu = 0; cpu < sched_nr_cpus(); cpu++) {
+		if (!sched_cpu_online(cpu))
+			continue;
+		struct rq *rq = cpu_rq(cpu);
+		uint64_t flags = spin_lock_irqsave(&rq->lock);
+		typeof(rq->schedstat) s = rq->schedstat;
+		spin_unlock_irqrestore(&rq->lock, flags);
+		say(out, "cpu%d %llu 0 %llu %llu %llu %llu %llu %llu %llu", cpu, (unsigned long long)s.yld_count,
+		    (unsigned long long)s.sched_count, (unsigned long long)s.sched_goidle,
+		    (unsigned long long)s.ttwu_count, (unsigned long long)s.ttwu_local,
+		    (unsigned long long)s.rq_cpu_time, (unsigned long long)s.run_delay, (unsigned long long)s.pcount);
+	}
+}
+
 static void print_line(struct text_sink *out, const char *text)
 {
 	(void)out;

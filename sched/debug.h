@@ -15,6 +15,7 @@ struct text_sink {
 
 void sched_debug_show(struct text_sink *out);             /* every runqueue and its runnable tasks */
 void sched_task_show(struct task *p, struct text_sink *out);   /* one task's SCH-* statistics */
+void sched_schedstat_show(struct text_sink *out);          /* Linux's /proc/schedstat */
 /* The same on the console (the debug keys, a stuck CPU). */
 void sched_debug_dump(void);
 void sched_task_status(struct task *p);

@@ -62,6 +62,18 @@ struct rq {
 	struct rt_rq rt;
 	bool resched_ipi;                 /* resched_curr() owes this CPU an IPI: rq_unlock() sends it */
 	uint64_t nr_switches;
+	uint64_t curr_since;              /* clock when curr was switched in */
+	/* Linux's schedstat counters (/proc/schedstat), under the lock. */
+	struct {
+		uint64_t yld_count;       /* sched_yield() calls */
+		uint64_t sched_count;     /* schedule() calls */
+		uint64_t sched_goidle;    /* ... that left the CPU idle */
+		uint64_t ttwu_count;      /* wake-ups of a task onto this runqueue */
+		uint64_t ttwu_local;      /* ... by a task of this CPU */
+		uint64_t rq_cpu_time;     /* ns that tasks (not idle) ran here */
+		uint64_t run_delay;       /* ns that tasks waited here to run */
+		uint64_t pcount;          /* tasks switched in here */
+	} schedstat;
 	uint64_t next_balance;            /* clock at which the tick balances next: only this CPU */
 	uint64_t next_kick;               /* clock before which it wakes no idle CPU: only this CPU */
 	uint64_t last_schedule;           /* clock at the last schedule() ... */
