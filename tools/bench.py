@@ -5,9 +5,10 @@
                  [--out DIR/bench.md] [--log RUNLOG]... [--linux-log FILE]
   tools/bench.py --emu bochs [--elf ...] [--cmdline ...] [--out DIR/bench-exact.md] [--log RUNLOG]
 
-A run is three boots with the workloads and parameters of the Linux peer
-suite (../shared/peer/initramfs/suite.sh); the third boot runs those Linux
-has no figures for (schedcost, the 2007 attack programs, hackbench). The
+A run is three boots, each a run= list of the workload programs
+(user/workloads/) with the parameters of the Linux peer suite
+(../shared/peer/initramfs/suite.sh); the third boot runs those the peer's
+own suite does not (schedcost, the 2007 attack programs, hackbench). The
 boots of run R are logged one after the other in DIR/bench.log.R, DIR being
 the ELF's directory. For every figure the table gives leftmost's median and
 range over the runs and how many runs measured it; each goal is judged on
@@ -15,7 +16,8 @@ the median. The figures are printed, never asserted: absolute times depend
 on the host.
 
 Linux 6.1: when the peer's cache holds its kernel and busybox,
-run-linux-peer.sh --runs N boots it now (its output goes to
+run-linux-peer.sh --runs N --bins DIR/user/workloads --suite DIR/bench.suite
+boots it now with the very same binaries and lists (its output goes to
 DIR/bench.linux.log) and the table gives its median and range too;
 otherwise it quotes ../shared/reference/linux-baseline.md (the best of runs
 A-D and the published range).
