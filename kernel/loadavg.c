@@ -21,9 +21,9 @@ static void sample(unsigned running)
 }
 
 /* The CPU that moves next_sample_ns on takes the sample(s) due. */
-static void catch_up(void)
+static void catch_up(uint64_t now)
 {
-	uint64_t now = clock_ns(), due = __atomic_load_n(&next_sample_ns, __ATOMIC_RELAXED);
+	uint64_t due = __atomic_load_n(&next_sample_ns, __ATOMIC_RELAXED);
 	while (now >= due) {
 		if (__atomic_compare_exchange_n(&next_sample_ns, &due, due + PERIOD_NS, false, __ATOMIC_RELAXED,
 						__ATOMIC_RELAXED)) {
@@ -33,14 +33,14 @@ static void catch_up(void)
 	}
 }
 
-void loadavg_tick(void)
+void loadavg_tick(uint64_t now)
 {
-	catch_up();
+	catch_up(now);
 }
 
 void loadavg_read(uint64_t avg[3])
 {
-	catch_up();
+	catch_up(clock_ns());
 	for (int i = 0; i < 3; i++)
 		avg[i] = __atomic_load_n(&avenrun[i], __ATOMIC_RELAXED);
 }

@@ -8,8 +8,8 @@
 #include <stdint.h>
 
 #define LOADAVG_SHIFT 11
-/* From every CPU's tick: takes the sample that is due, if any. */
-void loadavg_tick(void);
+/* From every CPU's tick, with the time it read: takes the sample that is due, if any. */
+void loadavg_tick(uint64_t now);
 /* The three averages, in 1/2^LOADAVG_SHIFT; the samples an idle machine
  * without ticks missed are taken first. */
 void loadavg_read(uint64_t avg[3]);

@@ -41,7 +41,7 @@ static void tick(struct timer *t)
 	uint64_t periods = 1 + (now - t->expires) / period;
 	__atomic_fetch_add(&this_cpu()->ticks, periods, __ATOMIC_RELAXED);
 	cputime_tick(this_cpu()->irq_from_user);
-	loadavg_tick();
+	loadavg_tick(now);
 	timer_start(t, t->expires + periods * period);
 	scheduler_tick();
 }
