@@ -219,6 +219,7 @@ void tasks_init(void)
 {
 	wait_queue_init(&reaper_wq, "reaper");
 	sched_init();
+	pr_info("sched: normal tasks are scheduled by %s (sched=list lists the others)", sched_selected());
 }
 
 bool task_is_idle(const struct task *p)

@@ -163,6 +163,10 @@ static void print_entry(const struct trace_entry *e, int cpu)
 	static const char *const wakeup[] = {
 		[TRACE_WAKING] = "sched_waking", [TRACE_WAKEUP] = "sched_wakeup", [TRACE_WAKEUP_NEW] = "sched_wakeup_new",
 	};
+	static const char *const rotation[] = {
+		[TRACE_ROTATE_TASK] = "task", [TRACE_ROTATE_EXPIRE] = "expire", [TRACE_ROTATE_REINSERT] = "reinsert",
+		[TRACE_ROTATE_LEVEL] = "level", [TRACE_ROTATE_MAJOR] = "major",
+	};
 	const struct trace_task *a = &e->a, *b = &e->b;
 	char body[256];
 
@@ -197,8 +201,13 @@ static void print_entry(const struct trace_entry *e, int cpu)
 			snprintf(body, sizeof(body), "sched_tick_preempt: comm=%s pid=%d prio=%d reason=fair ahead_ns=%lld",
 				 a->comm, a->pid, a->prio, (long long)e->x);
 		else
-			snprintf(body, sizeof(body), "sched_tick_preempt: comm=%s pid=%d prio=%d reason=rr_slice",
-				 a->comm, a->pid, a->prio);
+			snprintf(body, sizeof(body), "sched_tick_preempt: comm=%s pid=%d prio=%d reason=%s",
+				 a->comm, a->pid, a->prio, e->y == TRACE_TICK_RR_SLICE ? "rr_slice" : "slice");
+		break;
+	case TRACE_ROTATION:
+		snprintf(body, sizeof(body), "sched_rotation: kind=%s comm=%s pid=%d at=%lld",
+			 rotation[e->x], e->x == TRACE_ROTATE_LEVEL || e->x == TRACE_ROTATE_MAJOR ? "-" : a->comm,
+			 e->x == TRACE_ROTATE_LEVEL || e->x == TRACE_ROTATE_MAJOR ? 0 : a->pid, (long long)e->y);
 		break;
 	case TRACE_RT_THROTTLE:
 		snprintf(body, sizeof(body), "sched_rt_throttle: cpu=%d rt_time_ns=%lld runtime_ns=%lld", cpu,

@@ -10,6 +10,11 @@
 #include "sched/task.h"
 
 /* Bringing it up (kernel/task.c). */
+/* The normal tasks' class, by name (cfs, sd, o1; sched/select.c): before
+ * sched_init(). -1 if there is no such class. sched= calls it at boot. */
+int sched_select(const char *name);
+const char *sched_selected(void);                 /* its name */
+void sched_list(void);                            /* the choices, on the console */
 void sched_init(void);                            /* before any runqueue is used */
 void sched_init_idle(struct task *idle, int cpu); /* the caller becomes cpu's idle task */
 /* A new task's scheduling state: TASK_NEW, SCHED_NORMAL, nice 0, every CPU

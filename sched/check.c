@@ -43,7 +43,8 @@ static unsigned count_rt_queued(const struct rt_rq *rt, char *why, size_t len, b
 	return n;
 }
 
-static bool check_rq(struct rq *rq, char *why, size_t len)
+/* CFS's timeline: a valid tree, holding exactly the tasks and load it counts. */
+static bool check_cfs(struct rq *rq, char *why, size_t len)
 {
 	const struct cfs_rq *cfs = &rq->cfs;
 	int err = rb_verify_cached(&cfs->timeline, vruntime_less);
@@ -66,6 +67,32 @@ static bool check_rq(struct rq *rq, char *why, size_t len)
 			    curr_fair);
 	if (cfs->load != tree_load + (curr_fair ? cfs->curr->se.weight : 0))
 		return fail(why, len, "fair load %llu does not add up", (unsigned long long)cfs->load);
+	return true;
+}
+
+/* The normal class's tasks here, as its balancing iterator finds them, and
+ * the running one: each on this runqueue, in that class. */
+static bool count_normal(struct rq *rq, char *why, size_t len, unsigned *n)
+{
+	const struct sched_class *normal = normal_sched_class;
+	*n = rq->curr->sched_class == normal && rq->curr->on_rq;
+	for (struct task *p = normal->load_balance_start(rq); p; p = normal->load_balance_next(rq)) {
+		if (!p->on_rq || p->cpu != rq->cpu || p->sched_class != normal || p == rq->curr)
+			return fail(why, len, "%s (pid %d) is queued in cpu%d's %s class but on_rq %d, cpu %d%s",
+				    p->name, p->pid, rq->cpu, normal->name, p->on_rq, p->cpu,
+				    p == rq->curr ? ", and running" : "");
+		++*n;
+	}
+	return true;
+}
+
+static bool check_rq(struct rq *rq, char *why, size_t len)
+{
+	if (normal_sched_class == &fair_sched_class && !check_cfs(rq, why, len))
+		return false;
+	unsigned normal_queued;
+	if (!count_normal(rq, why, len, &normal_queued))
+		return false;
 
 	bool ok = true;
 	unsigned rt_queued = count_rt_queued(&rq->rt, why, len, &ok);
@@ -79,9 +106,9 @@ static bool check_rq(struct rq *rq, char *why, size_t len)
 	if (rq->curr_prio != rq->curr->prio)
 		return fail(why, len, "curr_prio %d, but the running %s has prio %d", rq->curr_prio, rq->curr->name,
 			    rq->curr->prio);
-	if (rq->nr_running != cfs->nr_running + rq->rt.nr_running)
-		return fail(why, len, "nr_running %u, but fair %u + rt %u", rq->nr_running, cfs->nr_running,
-			    rq->rt.nr_running);
+	if (rq->nr_running != normal_queued + rq->rt.nr_running)
+		return fail(why, len, "nr_running %u, but %s %u + rt %u", rq->nr_running, normal_sched_class->name,
+			    normal_queued, rq->rt.nr_running);
 	return true;
 }
 

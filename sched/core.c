@@ -1,6 +1,6 @@
 /*
  * The modular scheduler core. It keeps one runqueue per CPU, decides which
- * class runs (the first in the list RT -> fair -> idle that has a task),
+ * class runs (the first in the list RT -> normal -> idle that has a task),
  * switches tasks, wakes them, and drives the classes from the tick. What a
  * class does with its tasks is its own business: the core calls it only
  * through struct sched_class (sched/sched.h).
@@ -81,13 +81,14 @@ uint32_t sched_nice_to_weight(int nice)
 
 static const struct sched_class *class_for_policy(int policy)
 {
-	return policy == SCHED_FIFO || policy == SCHED_RR ? &rt_sched_class : &fair_sched_class;
+	return policy == SCHED_FIFO || policy == SCHED_RR ? &rt_sched_class : normal_sched_class;
 }
 
 /* Is class a above class b in the list? */
 static bool class_above(const struct sched_class *a, const struct sched_class *b)
 {
-	for (const struct sched_class *c = sched_class_highest; c; c = c->next) {
+	const struct sched_class *c;
+	for_each_class(c) {
 		if (c == b)
 			return false;
 		if (c == a)

@@ -11,12 +11,6 @@
 #include "lib/printf.h"
 #include "lib/time_units.h"
 
-/* A signed ns value as milliseconds: "-1.500000". */
-#define MS_FMT "%s%llu.%06llu"
-#define MS_ABS(ns) ((int64_t)(ns) < 0 ? -(uint64_t)(ns) : (uint64_t)(ns))
-#define MS_ARG(ns) (int64_t)(ns) < 0 ? "-" : "", (unsigned long long)(MS_ABS(ns) / NS_PER_MS), \
-	(unsigned long long)(MS_ABS(ns) % 1000000)
-
 static const char *policy_name(int policy)
 {
 	switch (policy) {
@@ -40,13 +34,14 @@ struct row {
 	char name[TASK_NAME_LEN];
 	int pid, nice, prio, policy;
 	bool running;
-	int64_t key, wait_runtime;
+	char place[40];                   /* its class's debug_task columns */
 	uint64_t exec_runtime, switches;
 };
 
 struct rq_snapshot {
-	unsigned nr_running, cfs_nr_running, rt_nr_running;
-	uint64_t load, cfs_load, nr_switches, clock, fair_clock, rt_time, bitmap[2];
+	unsigned nr_running, rt_nr_running;
+	uint64_t load, nr_switches, clock, rt_time, bitmap[2];
+	char normal_part[320];            /* the normal class's debug_rq lines */
 	int curr_pid, rt_throttled;
 	bool need_resched, polling;
 	char curr_name[TASK_NAME_LEN];
@@ -64,7 +59,6 @@ static void copy_row(const struct rq *rq, const struct task *p)
 		rows_missed++;
 		return;
 	}
-	bool fair = p->sched_class == &fair_sched_class;
 	struct row *r = &rows[nr_rows++];
 	memcpy(r->name, p->name, sizeof r->name);
 	r->pid = p->pid;
@@ -72,8 +66,10 @@ static void copy_row(const struct rq *rq, const struct task *p)
 	r->prio = p->prio;
 	r->policy = p->policy;
 	r->running = p == rq->curr;
-	r->key = fair ? fair_key(rq, p) : 0;
-	r->wait_runtime = fair ? fair_wait_runtime(rq, p) : 0;
+	if (p->sched_class->debug_task)
+		p->sched_class->debug_task(rq, p, r->place, sizeof(r->place));
+	else
+		snprintf(r->place, sizeof(r->place), "- -");
 	r->exec_runtime = p->se.sum_exec_runtime;
 	r->switches = p->stats.nr_switches;
 }
@@ -89,9 +85,9 @@ static void copy_rq(struct rq *rq, struct rq_snapshot *s)
 	s->need_resched = task_need_resched(rq->curr);
 	s->polling = __atomic_load_n(&rq->curr->polling, __ATOMIC_RELAXED);
 	memcpy(s->curr_name, rq->curr->name, sizeof s->curr_name);
-	s->fair_clock = rq->cfs.fair_clock;
-	s->cfs_nr_running = rq->cfs.nr_running;
-	s->cfs_load = rq->cfs.load;
+	s->normal_part[0] = '\0';
+	if (normal_sched_class->debug_rq)
+		normal_sched_class->debug_rq(rq, s->normal_part, sizeof(s->normal_part));
 	s->rt_nr_running = rq->rt.nr_running;
 	s->rt_throttled = rq->rt.throttled;
 	s->rt_time = rq->rt.rt_time;
@@ -99,16 +95,18 @@ static void copy_rq(struct rq *rq, struct rq_snapshot *s)
 	s->bitmap[1] = rq->rt.bitmap[1];
 	s->first_row = nr_rows;
 	/* RT first, by priority (the running one sits at the head of its
-	 * queue), then the running fair task, then the fair timeline in order. */
+	 * queue), then the running normal task, then the normal class's queued
+	 * ones as its balancing iterator walks them (CFS: the timeline in order). */
 	for (int prio = 0; prio < MAX_RT_PRIO; prio++) {
 		struct list_node *n;
 		list_for_each(n, &rq->rt.queue[prio])
 			copy_row(rq, list_entry(n, struct task, rt.run_list));
 	}
-	if (rq->cfs.curr)
-		copy_row(rq, rq->cfs.curr);
-	for (struct rb_node *n = rb_first_cached(&rq->cfs.timeline); n; n = rb_next(n))
-		copy_row(rq, rb_entry(n, struct task, se.run_node));
+	const struct sched_class *normal = normal_sched_class;
+	if (rq->curr->sched_class == normal && rq->curr->on_rq)
+		copy_row(rq, rq->curr);
+	for (struct task *p = normal->load_balance_start(rq); p; p = normal->load_balance_next(rq))
+		copy_row(rq, p);
 	s->nr_rows = nr_rows - s->first_row;
 }
 
@@ -148,10 +146,16 @@ static void show_rq(struct text_sink *out, int cpu, const struct rq_snapshot *s)
 	/* A CPU with tasks waiting and neither of these set will not switch. */
 	say(out, "  .curr->need_resched    : %d", s->need_resched);
 	say(out, "  .curr->polling         : %d", s->polling);
-	say(out, "cfs_rq[%d]:", cpu);
-	say(out, "  .fair_clock            : " MS_FMT, MS_ARG(s->fair_clock));
-	say(out, "  .nr_running            : %u", s->cfs_nr_running);
-	say(out, "  .load                  : %llu", (unsigned long long)s->cfs_load);
+	/* The normal class's lines, as its debug_rq wrote them. */
+	char part[sizeof(s->normal_part)];
+	memcpy(part, s->normal_part, sizeof(part));
+	for (char *line = part, *end; *line; line = end + 1) {
+		end = strchr(line, '\n');
+		if (!end)
+			break;
+		*end = '\0';
+		say(out, "%s", line);
+	}
 	say(out, "rt_rq[%d]:", cpu);
 	say(out, "  .rt_nr_running         : %u", s->rt_nr_running);
 	say(out, "  .rt_throttled          : %d", s->rt_throttled);
@@ -159,12 +163,12 @@ static void show_rq(struct text_sink *out, int cpu, const struct rq_snapshot *s)
 	say(out, "  .bitmap                : %016llx%016llx", (unsigned long long)s->bitmap[1],
 		(unsigned long long)s->bitmap[0]);
 	say(out, "runnable tasks:");
-	say(out, "             task   PID         tree-key     exec-runtime     wait-runtime  switches nice prio policy");
+	say(out, "             task   PID %s     exec-runtime  switches nice prio policy",
+	    normal_sched_class->debug_task_header);
 	for (const struct row *r = &rows[s->first_row]; r < &rows[s->first_row + s->nr_rows]; r++)
-		say(out, "%c %15s %5d " MS_FMT " " MS_FMT " " MS_FMT " %9llu %4d %4d %s",
-			r->running ? 'R' : ' ', r->name, r->pid, MS_ARG(r->key), MS_ARG(r->exec_runtime),
-			MS_ARG(r->wait_runtime), (unsigned long long)r->switches, r->nice, r->prio,
-			policy_name(r->policy));
+		say(out, "%c %15s %5d %s " MS_FMT " %9llu %4d %4d %s", r->running ? 'R' : ' ', r->name, r->pid,
+		    r->place, MS_ARG(r->exec_runtime), (unsigned long long)r->switches, r->nice, r->prio,
+		    policy_name(r->policy));
 }
 
 void sched_debug_show(struct text_sink *out)
@@ -173,6 +177,7 @@ void sched_debug_show(struct text_sink *out)
 	uint64_t now = sched_clock();
 	take_snapshot();
 	say(out, "Sched Debug Version: leftmost 1, now at " MS_FMT " msecs", MS_ARG(now));
+	say(out, "scheduler: %s", sched_selected());
 	for (int cpu = 0; cpu < sched_nr_cpus(); cpu++)
 		if (sched_cpu_online(cpu))
 			show_rq(out, cpu, &rq_snaps[cpu]);

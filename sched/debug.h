@@ -5,6 +5,13 @@
 #pragma once
 #include <stddef.h>
 #include "sched/task.h"
+#include "lib/time_units.h"
+
+/* A signed ns value as milliseconds with six decimals: "-1.500000". */
+#define MS_FMT "%s%llu.%06llu"
+#define MS_ABS(ns) ((int64_t)(ns) < 0 ? -(uint64_t)(ns) : (uint64_t)(ns))
+#define MS_ARG(ns) (int64_t)(ns) < 0 ? "-" : "", (unsigned long long)(MS_ABS(ns) / NS_PER_MS), \
+	(unsigned long long)(MS_ABS(ns) % 1000000)
 
 /* Where a dump's text goes, a line at a time (no newline): the console,
  * or a /proc file (kernel/proc_system.c). line() is called with the
@@ -21,7 +28,7 @@ void sched_debug_dump(void);
 void sched_task_status(struct task *p);
 
 /*
- * The fair class's methods timed with n tasks queued (user/schedcost.c): a
+ * The normal class's methods timed with n tasks queued (user/schedcost.c): a
  * private runqueue, no CPU's, so the balancer, ticks and wake-ups never see
  * it, holding n dummy nice-0 tasks that are in no task list, spread evenly
  * over spread_ns of the timeline. The caller provides sched_cost_size(n)

@@ -51,7 +51,9 @@
 #include "sched/sched.h"
 #include "sched/fair.h"
 #include "sched/trace.h"
+#include "sched/debug.h"
 #include "kernel/sysctl.h"
+#include "lib/printf.h"
 
 /* 2 ms: early 2.6.23's 2 * 10^9 / HZ at HZ = 1000. Not scaled by CPU count,
  * so the value shown is the value used. */
@@ -418,8 +420,22 @@ static uint64_t get_rr_interval_fair(struct rq *rq, struct task *p)
 	return (uint64_t)sysctl_read(&sched_granularity_ns);
 }
 
+static void debug_rq_fair(struct rq *rq, char *buf, size_t len)
+{
+	snprintf(buf, len,
+		 "cfs_rq[%d]:\n"
+		 "  .fair_clock            : " MS_FMT "\n"
+		 "  .nr_running            : %u\n"
+		 "  .load                  : %llu\n",
+		 rq->cpu, MS_ARG(rq->cfs.fair_clock), rq->cfs.nr_running, (unsigned long long)rq->cfs.load);
+}
+
+static void debug_task_fair(const struct rq *rq, const struct task *p, char *buf, size_t len)
+{
+	snprintf(buf, len, MS_FMT " " MS_FMT, MS_ARG(fair_key(rq, p)), MS_ARG(fair_wait_runtime(rq, p)));
+}
+
 const struct sched_class fair_sched_class = {
-	.next               = &idle_sched_class,
 	.name               = "fair",
 	.enqueue_task       = enqueue_task_fair,
 	.dequeue_task       = dequeue_task_fair,
@@ -436,4 +452,7 @@ const struct sched_class fair_sched_class = {
 	.rq_tick            = NULL,
 	.init_rq            = init_rq_fair,
 	.get_rr_interval    = get_rr_interval_fair,
+	.debug_rq           = debug_rq_fair,
+	.debug_task         = debug_task_fair,
+	.debug_task_header  = "        tree-key     wait-runtime",
 };

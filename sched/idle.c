@@ -39,7 +39,6 @@ static void set_curr_task_idle(struct rq *rq)
 }
 
 const struct sched_class idle_sched_class = {
-	.next               = NULL,
 	.name               = "idle",
 	.enqueue_task       = enqueue_task_idle,
 	.dequeue_task       = dequeue_task_idle,

@@ -250,7 +250,6 @@ static uint64_t get_rr_interval_rt(struct rq *rq, struct task *p)
 }
 
 const struct sched_class rt_sched_class = {
-	.next               = &fair_sched_class,
 	.name               = "rt",
 	.enqueue_task       = enqueue_task_rt,
 	.dequeue_task       = dequeue_task_rt,

@@ -7,10 +7,12 @@
 #pragma once
 #include <stdint.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include "sched/task.h"
 #include "sched/platform.h"
 #include "lib/rbtree.h"
 #include "lib/list.h"
+#include "sched/prio_array.h"
 
 /*
  * Who writes what: every field of a runqueue, its class parts included, is
@@ -40,6 +42,33 @@ struct rt_rq {
 	struct list_node *balance_next;
 };
 
+/*
+ * Staircase Deadline's part (sched/sd.c): two arrays of 40 priority
+ * slots, and what is left of each slot's quota in this major rotation.
+ */
+struct sd_rq {
+	struct prio_array arrays[2];
+	struct prio_array *active, *expired;
+	uint64_t slot_quota[PRIO_LEVELS]; /* ns each slot may still run in this major rotation: the
+	                                     quotas its queued tasks brought (level quota) */
+	uint64_t expired_quota[PRIO_LEVELS];   /* the same, brought by expired tasks, for the next one */
+	int slot;                         /* the staircase: slots above it are closed until the next
+	                                     major rotation */
+	uint64_t prio_rotation;           /* major rotations so far, from 1 */
+	unsigned nr_running;              /* its tasks queued here, the running one included */
+	struct prio_walk balance;         /* load_balance_next's position */
+};
+
+/* The O(1) scheduler's part (sched/o1.c): two arrays of 40 priority lists. */
+struct o1_rq {
+	struct prio_array arrays[2];
+	struct prio_array *active, *expired;
+	uint64_t expired_timestamp;       /* rq clock when the first task of this round expired; 0: none */
+	int best_expired_prio;            /* the best static_prio in the expired array (MAX_PRIO: none) */
+	unsigned nr_running;              /* its tasks queued here, the running one included */
+	struct prio_walk balance;         /* load_balance_next's position */
+};
+
 struct rq {
 	struct spinlock lock;
 	char lock_name[8];                /* "rq3", for messages: set once, by rq_init() */
@@ -58,7 +87,9 @@ struct rq {
 
 	uint64_t clock;                   /* ns, sched_clock() at the last update_rq_clock() */
 	struct task *idle;                /* this CPU's idle task: set once, by sched_init_idle() */
-	struct cfs_rq cfs;
+	struct cfs_rq cfs;                /* the normal class's part: the one chosen at boot uses its own */
+	struct sd_rq sd;
+	struct o1_rq o1;
 	struct rt_rq rt;
 	bool resched_ipi;                 /* resched_curr() owes this CPU an IPI: rq_unlock() sends it */
 	uint64_t nr_switches;
@@ -100,7 +131,6 @@ enum {
  * took it.
  */
 struct sched_class {
-	const struct sched_class *next;   /* the next class down in priority */
 	const char *name;
 
 	/* p became runnable: file it. */
@@ -154,11 +184,32 @@ struct sched_class {
 	 * slice, the fair class's granularity); 0 for none (FIFO). NULL: 0.
 	 */
 	uint64_t (*get_rr_interval)(struct rq *rq, struct task *p);
+
+	/*
+	 * Added for /proc/sched_debug (sched/debug.c), which knows no class's
+	 * part of a runqueue: debug_rq writes that part as "  .name : value"
+	 * lines, each ending in a newline; debug_task writes what a task's row
+	 * shows of its place in the class (its key on CFS's timeline, its slot
+	 * and quota on SD's staircase), as columns of debug_task_header. NULL:
+	 * nothing to show.
+	 */
+	void (*debug_rq)(struct rq *rq, char *buf, size_t len);
+	void (*debug_task)(const struct rq *rq, const struct task *p, char *buf, size_t len);
+	const char *debug_task_header;
 };
 
-extern const struct sched_class rt_sched_class, fair_sched_class, idle_sched_class;
-#define sched_class_highest (&rt_sched_class)
-#define for_each_class(c) for ((c) = sched_class_highest; (c); (c) = (c)->next)
+extern const struct sched_class rt_sched_class, idle_sched_class;
+extern const struct sched_class fair_sched_class, sd_sched_class, o1_sched_class;   /* the normal classes */
+
+/*
+ * The class list, most urgent first, then NULL. The seed chains the classes
+ * through a next pointer fixed when the kernel is built; here the middle
+ * one is chosen at boot, so the core keeps the list (sched/select.c).
+ */
+extern const struct sched_class *sched_classes[4];
+#define sched_class_highest (sched_classes[0])
+#define normal_sched_class (sched_classes[1])
+#define for_each_class(c) for (int c##_at = 0; ((c) = sched_classes[c##_at]) != NULL; c##_at++)
 
 /* What the core offers the classes. */
 struct rq *cpu_rq(int cpu);

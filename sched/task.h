@@ -17,6 +17,7 @@ struct timer;
 struct process;
 struct thread;
 struct fpu_state;
+struct prio_array;
 
 /* Policies, with Linux's numbers. */
 enum {
@@ -70,6 +71,28 @@ struct sched_rt_entity {
 	uint64_t time_slice;              /* SCHED_RR: ns left before rotating */
 };
 
+/* Staircase Deadline's part (sched/sd.c). */
+struct sd_entity {
+	struct list_node run_list;        /* in its slot's list */
+	int slot;                         /* 0..39: where on the staircase it stands */
+	uint64_t quota;                   /* ns it may still run at this slot */
+	uint64_t rotation;                /* the major rotation the slot is in: its runqueue's current
+	                                     one, the next (expired), or an older one (start afresh) */
+};
+
+/* The O(1) scheduler's part (sched/o1.c). */
+struct o1_entity {
+	struct list_node run_list;        /* in its priority's list */
+	int prio;                         /* dynamic priority, 100..139: static_prio minus the bonus */
+	struct prio_array *array;         /* the array it is queued in: its runqueue's active or expired */
+	bool expired;                     /* off the queue: it was in the expired array (it goes back
+	                                     there if it is queued again without a wake-up) */
+	uint64_t time_slice;              /* ns left of its timeslice */
+	uint64_t sleep_avg;               /* ns: sleep credited, run time debited; 0..MAX_SLEEP_AVG */
+	uint64_t timestamp;               /* rq clock when it last slept, woke or was switched */
+	int activated;                    /* woken and not yet run: its wait on the queue counts as sleep */
+};
+
 /* The seed's per-task statistics (SCH-* in CFS v2's /proc/<pid>/status). */
 struct sched_statistics {
 	uint64_t wait_start;              /* rq clock when it became runnable and not running */
@@ -117,6 +140,8 @@ struct task {
 	                                     task_on_cpu() */
 	struct sched_entity se;
 	struct sched_rt_entity rt;
+	struct sd_entity sd;
+	struct o1_entity o1;
 	struct sched_statistics stats;
 
 	/* Preemption: a task may be switched out only when its count is 0. */

@@ -29,10 +29,19 @@ enum trace_type {
 	TRACE_EXIT,            /* a has switched away for the last time; x: its total CPU ns (sum_exec_runtime) */
 	TRACE_IDLE_BALANCE,    /* this CPU, left with nothing to run, looks for tasks to pull; x: from CPU */
 	TRACE_PUSH,            /* the balancer asks running task a to move at its next switch; x: from CPU, y: to CPU */
+	TRACE_ROTATION,        /* SD or O(1) moves tasks between lists; x: enum trace_rotation, y: the slot or prio
+	                          a lands at (a major rotation: its number); a: the task (NULL for a whole level) */
 };
 
 enum trace_prev_state { TRACE_PREV_RUNNABLE, TRACE_PREV_PREEMPTED, TRACE_PREV_SLEEPING, TRACE_PREV_DEAD };
-enum trace_tick_reason { TRACE_TICK_FAIR, TRACE_TICK_RR_SLICE };
+enum trace_tick_reason { TRACE_TICK_FAIR, TRACE_TICK_RR_SLICE, TRACE_TICK_SLICE /* SD quota, O(1) timeslice */ };
+enum trace_rotation {
+	TRACE_ROTATE_TASK,     /* SD: a used its quota at a slot and steps down */
+	TRACE_ROTATE_EXPIRE,   /* a goes to the expired array */
+	TRACE_ROTATE_REINSERT, /* O(1): a used its timeslice but is interactive: back into the active array */
+	TRACE_ROTATE_LEVEL,    /* SD: a slot's quota is used up; it closes */
+	TRACE_ROTATE_MAJOR,    /* the arrays swap */
+};
 
 /* The platform's switch and recorder: ts in ns of sched_clock(). */
 extern bool trace_on;
