@@ -296,6 +296,15 @@ int64_t sim_sysctl_get(const char *name)
 
 void sim_reset(int cpus, int ticks_per_second)
 {
+	sim_reset_sched(cpus, ticks_per_second, "cfs");
+}
+
+void sim_reset_sched(int cpus, int ticks_per_second, const char *sched)
+{
+	if (sched_select(sched) != 0) {
+		fprintf(stderr, "sim_reset_sched: no scheduler %s\n", sched);
+		abort();
+	}
 	save_or_restore_defaults();
 	trace_on = false;
 	ncpus = cpus;
@@ -446,11 +455,16 @@ static void end_burst(int cpu)
 		timer_start(&t->wake_timer, t->period_ns ? next_period(t) : now + t->sleep_ns);
 		return schedule();
 	}
+	/* Pass the token and block in one go, as a kernel's pipe write and
+	 * read would: a wake-up that preempts us here would switch us out
+	 * with the rest of this function still to run for us. */
 	list_add_tail(&ring_waiters, &t->task.wait_node);
 	if (t->holds_token) {
+		uint64_t flags = sched_irq_save();
 		t->holds_token = false;
 		t->passes_to->holds_token = true;
 		wake(t->passes_to);
+		sched_irq_restore(flags);
 	}
 	schedule();
 }

@@ -44,8 +44,11 @@ struct sim_task {
 	bool holds_token;
 };
 
-/* A fresh machine with ncpus CPUs ticking at hz, every tunable at its default. */
+/* A fresh machine with ncpus CPUs ticking at hz, every tunable at its
+ * default, scheduling normal tasks with CFS ... */
 void sim_reset(int ncpus, int hz);
+/* ... or with the class sched=`sched` names (cfs, sd, o1). */
+void sim_reset_sched(int ncpus, int hz, const char *sched);
 
 /* A task (not yet started): a hog if run_ns == 0 and sleep_ns == 0. */
 struct sim_task *sim_task(const char *name, uint64_t run_ns, uint64_t sleep_ns);
