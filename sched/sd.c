@@ -421,5 +421,5 @@ const struct sched_class sd_sched_class = {
 	.get_rr_interval    = get_rr_interval_sd,
 	.debug_rq           = debug_rq_sd,
 	.debug_task         = debug_task_sd,
-	.debug_task_header  = "  slot   quota-left",
+	.debug_task_header  = "  prio   quota-left",
 };

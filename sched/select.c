@@ -64,8 +64,7 @@ static int sched_param(const char *value, char *err, size_t errlen)
 	}
 	if (sched_select(value) == 0)
 		return 0;
-	snprintf(err, errlen, "sched=%s: no such scheduler (sched=list lists them: cfs, sd, o1); keeping %s", value,
-		 sched_selected());
+	snprintf(err, errlen, "no such scheduler (sched=list lists them: cfs, sd, o1); keeping %s", sched_selected());
 	return -1;
 }
 BOOT_PARAM_CALL("sched", sched_param, "the normal tasks' scheduler: cfs (default), sd or o1; list: list them");

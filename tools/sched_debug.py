@@ -1,6 +1,7 @@
 """Read the kernel's sched_debug dumps (sched/debug.c) out of a serial log
 and check that each is consistent: every runnable task listed exactly once,
-each runqueue's rows matching its counts, the fair timeline in key order.
+each runqueue's rows matching its counts, CFS's timeline in key order. The
+normal class's part is cfs_rq, sd_rq or o1_rq, as sched= chose it.
 
     python3 tools/sched_debug.py LOG [--expect NAME*N]
 
@@ -13,8 +14,11 @@ import sys
 
 import ktap
 
-ROW = re.compile(r"^([R ]) +(\S+) +(\d+) +(-?\d+\.\d+) +(-?\d+\.\d+) +(-?\d+\.\d+) "
+# name, pid, the class's own columns (CFS: key and wait-runtime; "- -" for
+# RT), exec-runtime, switches, nice, prio, policy.
+ROW = re.compile(r"^([R ]) +(\S+) +(\d+) +(\S+(?: +\S+)*?) +(-?\d+\.\d+) "
                  r"+(\d+) +(-?\d+) +(\d+) +(NORMAL|BATCH|IDLE|FIFO|RR)$")
+NORMAL_PARTS = ("cfs_rq", "sd_rq", "o1_rq")
 FIELD = re.compile(r"^\s+\.(\w+(?:->\w+)?)\s+: (\S+)")
 FAIR_POLICIES = ("NORMAL", "BATCH", "IDLE")
 
@@ -42,7 +46,7 @@ def parse(lines):
         if line == "End of Sched Debug":
             dump.complete = True
             continue
-        m = re.match(r"^(cpu#|cfs_rq\[|rt_rq\[)(\d+)", line)
+        m = re.match(r"^(cpu#|cfs_rq\[|sd_rq\[|o1_rq\[|rt_rq\[)(\d+)", line)
         if m:
             cpu, part = int(m.group(2)), m.group(1).rstrip("#[")
             dump.cpus.setdefault(cpu, {"fields": {}, "rows": []})
@@ -55,9 +59,11 @@ def parse(lines):
             continue
         m = ROW.match(line)
         if m:
+            place = m.group(4).split()
             dump.cpus[cpu]["rows"].append({
                 "running": m.group(1) == "R", "name": m.group(2), "pid": int(m.group(3)),
-                "key": float(m.group(4)), "prio": int(m.group(9)), "policy": m.group(10)})
+                "key": None if place[0] == "-" else float(place[0]), "prio": int(m.group(8)),
+                "policy": m.group(9)})
     return dumps
 
 
@@ -71,7 +77,8 @@ def check(dump):
         where = f"dump at {dump.at} ms, cpu{cpu}"
         fair = [r for r in rows if r["policy"] in FAIR_POLICIES]
         rt = [r for r in rows if r["policy"] not in FAIR_POLICIES]
-        expected = {"cpu.nr_running": len(rows), "cfs_rq.nr_running": len(fair),
+        normal = next((p for p in NORMAL_PARTS if f"{p}.nr_running" in f), "cfs_rq")
+        expected = {"cpu.nr_running": len(rows), f"{normal}.nr_running": len(fair),
                     "rt_rq.rt_nr_running": len(rt)}
         for field, n in expected.items():
             if field not in f:
@@ -90,7 +97,7 @@ def check(dump):
             errors.append(f"{where}: pid {running[0]['pid']} is marked running but curr is {curr}")
         queued = [r for r in fair if not r["running"]]
         keys = [r["key"] for r in queued]
-        if keys != sorted(keys):
+        if normal == "cfs_rq" and keys != sorted(keys):
             errors.append(f"{where}: the fair tree is not in key order: {keys}")
         for r in rows:
             if r["pid"] in seen:

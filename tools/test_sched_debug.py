@@ -10,7 +10,7 @@ import sched_debug  # noqa: E402
 
 
 def row(pid, key, running=False, name="hog", prio=120, policy="NORMAL"):
-    return (f"{'R' if running else ' '} {name:>15} {pid:5d} {key:.6f} 10.000000 -1.000000"
+    return (f"{'R' if running else ' '} {name:>15} {pid:5d} {key:.6f} -1.000000 10.000000"
             f"        53    0 {prio:4d} {policy}")
 
 
@@ -22,7 +22,7 @@ def rq(cpu, rows, curr=None, nr=None, fair=None, rt=None):
             f"cfs_rq[{cpu}]:", f"  .nr_running            : {len(rows) - n_rt if fair is None else fair}",
             f"rt_rq[{cpu}]:", f"  .rt_nr_running         : {n_rt if rt is None else rt}",
             "runnable tasks:",
-            "             task   PID         tree-key     exec-runtime     wait-runtime  switches nice prio policy",
+            "             task   PID         tree-key     wait-runtime     exec-runtime  switches nice prio policy",
             *rows]
 
 
@@ -77,6 +77,22 @@ class Checks(unittest.TestCase):
     def test_expected_tasks_missing_or_too_many(self):
         self.assertIn("no dump lists all 6", " ".join(self.errors(GOOD, "hog*6")))
         self.assertIn("more than 4", " ".join(self.errors(GOOD, "hog*4")))
+
+    def test_sd_and_o1_parts_and_columns(self):
+        """SD's rows show prio and quota, O(1)'s prio, slice and sleep_avg;
+        their lists are not in CFS's key order, and RT rows show "- -"."""
+        def other(part, place):
+            lines = rq(0, [row(40, 0, running=True, name="rt", prio=49, policy="FIFO"), row(8, 1.0),
+                           row(10, 0.5)], curr=40)
+            lines[4] = f"{part}[0]:"
+            return [line.replace("0.000000 -1.000000", "- -").replace("1.000000 -1.000000", place)
+                    .replace("0.500000 -1.000000", place) for line in lines]
+        for part, place in (("sd_rq", "139 8.000000"), ("o1_rq", "125 100.000000 0.000000")):
+            with self.subTest(part=part):
+                self.assertEqual(self.errors(dump(other(part, place)), "hog*2"), [])
+                wrong = [line.replace(": 2", ": 3") if line.startswith("  .nr_running  ") and i > 2 else line
+                         for i, line in enumerate(other(part, place))]
+                self.assertIn(f"{part}.nr_running is 3", " ".join(self.errors(dump(wrong))))
 
     def test_too_few_dumps(self):
         self.assertTrue(sched_debug.check_log(["nothing here"], None, min_dumps=1)[1])
