@@ -85,7 +85,7 @@ static struct task *task_of(struct list_node *node)
 static void enqueue(struct o1_rq *o1, struct task *p, bool expired)
 {
 	p->o1.array = expired ? o1->expired : o1->active;
-	prio_array_add(p->o1.array, &p->o1.run_list, p->o1.prio - MAX_RT_PRIO, false);
+	prio_array_add(p->o1.array, &p->o1.run_list, p->o1.prio - MAX_RT_PRIO);
 }
 
 static void dequeue(struct o1_rq *o1, struct task *p)

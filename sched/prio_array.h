@@ -27,13 +27,10 @@ static inline void prio_array_init(struct prio_array *a)
 		list_init(&a->queue[l]);
 }
 
-/* Behind the tasks already at level l (at_head: in front of them). */
-static inline void prio_array_add(struct prio_array *a, struct list_node *node, int level, bool at_head)
+/* Behind the tasks already at this level. */
+static inline void prio_array_add(struct prio_array *a, struct list_node *node, int level)
 {
-	if (at_head)
-		list_add_head(&a->queue[level], node);
-	else
-		list_add_tail(&a->queue[level], node);
+	list_add_tail(&a->queue[level], node);
 	a->bitmap |= 1ULL << level;
 	a->nr_active++;
 }

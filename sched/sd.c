@@ -130,7 +130,7 @@ static uint64_t *level_quota(struct sd_rq *sd, const struct task *p)
 
 static void queue(struct sd_rq *sd, struct task *p)
 {
-	prio_array_add(array_of(sd, p), &p->sd.run_list, p->sd.slot, false);
+	prio_array_add(array_of(sd, p), &p->sd.run_list, p->sd.slot);
 }
 
 static void unqueue(struct sd_rq *sd, struct task *p)
