@@ -209,6 +209,55 @@ TEST(classes_a_token_ring_beside_a_hog)
 	}
 }
 
+/*
+ * thud and chew: four children sleep 2 s (banking O(1)'s bonus), then all
+ * spin for 2 s, again and again, beside a hog that notes how long it is
+ * kept off the CPU (chew). O(1) puts the interactive children back into
+ * the active array slice after slice, so chew waits for all of them, ten
+ * times as long as under CFS; CFS keeps it to a few granularities, SD to
+ * its design's bound.
+ */
+TEST(classes_thud_stalls_chew_only_under_o1)
+{
+	const int thuds[] = { 0, 0, 0, 0 };
+	const uint64_t cfs_most = 20 * SIM_MS, most[] = { cfs_most, sd_latency_bound_ns(0, thuds, 4, SIM_MS), 10 * SIM_S };
+	for (int s = 0; s < 3; s++) {
+		sim_reset_sched(1, 1000, schedulers[s]);
+		struct sim_task *chew = start("chew", 0, 0, 0);
+		for (int i = 0; i < 4; i++)
+			start("thud", 2 * SIM_S, 2 * SIM_S, 0);
+		sim_run(3 * SIM_S);
+		uint64_t from = sim_now();
+		sim_trace_start();
+		sim_run(12 * SIM_S);
+		uint64_t stall = longest_wait(&chew->task, from);
+		printf("# %s: thud beside chew: chew's longest stall %.1f ms\n", schedulers[s], (double)stall / 1e6);
+		if (stall > most[s] || (s == 2 && stall < 10 * cfs_most))
+			test_fail(__FILE__, __LINE__, "%s: chew's longest stall %.1f ms", schedulers[s], (double)stall / 1e6);
+	}
+}
+
+/* fiftyp: three tasks that run 10 ms and sleep 10 ms beside a hog. Fair
+ * shares: a quarter each (CFS gives the hog a little more: a copy's sleep
+ * credit is bounded). O(1) finds the copies interactive; the hog gets only
+ * what EXPIRED_STARVING leaves it. */
+TEST(classes_fiftyp_starves_a_hog_only_under_o1)
+{
+	for (int s = 0; s < 3; s++) {
+		sim_reset_sched(1, 1000, schedulers[s]);
+		struct sim_task *hog = start("hog", 0, 0, 0);
+		for (int i = 0; i < 3; i++)
+			start("fiftyp", 10 * SIM_MS, 10 * SIM_MS, 0);
+		uint64_t got;
+		measure(&hog, 1, 2 * SIM_S, 10 * SIM_S, &got);
+		double got_share = share(got, 10 * SIM_S);
+		printf("# %s: fiftyp: the hog got %.3f of the CPU (fair: 0.25)\n", schedulers[s], got_share);
+		if (s < 2 ? got_share < 0.2 || got_share > 0.35 : got_share > 0.1)
+			test_fail(__FILE__, __LINE__, "%s: the hog got %.3f of the CPU beside fiftyp", schedulers[s],
+				  got_share);
+	}
+}
+
 /* sched_yield(): the yielder goes behind the others (CFS: after the
  * rightmost; SD and O(1): into the expired array). */
 TEST(classes_yield_goes_behind_the_others)
