@@ -3,15 +3,18 @@
 
   tools/debug_test.py [--elf PATH] [--timeout SECONDS] [-v]
 
-Two sessions. Each boots the kernel (TCG, 4 CPUs) paused with a gdb stub
+Four sessions. Each boots the kernel (TCG, 4 CPUs) paused with a gdb stub
 on a free port and runs GDB in batch mode: tools/gdb/gdbinit, `lm-connect
 PORT` (which stops in kmain), then a script whose checks print TAP style
 "ok N - ..." / "not ok N - ..." lines and a "debug-test: P passed, F
 failed" summary (tools/gdb/checks.py). The first boots demo=cfs and runs
 tools/gdb/selftest.py (the helpers on a busy pick path); the second boots
 init=/bin/yield and runs tools/gdb/selftest_prog.py (from a program's
-sched_yield() into the pick). Passes only if each summary is there with
-no failure and GDB printed no Python error. GDB's whole output goes to
+sched_yield() into the pick); the third and fourth boot demo=cfs with
+sched=sd and sched=o1 and run tools/gdb/selftest_normal.py (lm-tree, lm-rq
+and the others show that class's structures, not CFS's; a few seconds
+each). Passes only if each summary is there with no failure and GDB
+printed no Python error. GDB's whole output goes to
 debug-test[-NAME].gdb.log and the kernel's serial output to
 debug-test[-NAME].serial.log, next to the ELF (build/ by default). Exit
 status 1 on failure.
@@ -27,10 +30,14 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.join(ROOT, "build")
-# (name, kernel command line, GDB script)
+# (name, kernel command line, GDB script, GDB commands run before the script)
 SESSIONS = [
-    ("", "demo=cfs", "tools/gdb/selftest.py"),   # hogs, a sleeper and an RT task on every CPU
-    ("-program", 'init="/bin/yield 1000000000"', "tools/gdb/selftest_prog.py"),
+    ("", "demo=cfs", "tools/gdb/selftest.py", []),   # hogs, a sleeper and an RT task on every CPU
+    ("-program", 'init="/bin/yield 1000000000"', "tools/gdb/selftest_prog.py", []),
+    # The same demo under the other normal classes: the script learns which
+    # one to expect from $lm_expect, not from the kernel it checks.
+    ("-sd", "demo=cfs sched=sd", "tools/gdb/selftest_normal.py", ['set $lm_expect = "sd"']),
+    ("-o1", "demo=cfs sched=o1", "tools/gdb/selftest_normal.py", ['set $lm_expect = "o1"']),
 ]
 
 
@@ -41,7 +48,7 @@ def free_port():
         return s.getsockname()[1]
 
 
-def run_session(elf, iso, timeout, out_dir, name, script):
+def run_session(elf, iso, timeout, out_dir, name, script, commands):
     """Boot QEMU paused, run the GDB script; return GDB's output."""
     port = free_port()
     qemu = subprocess.Popen(
@@ -53,7 +60,8 @@ def run_session(elf, iso, timeout, out_dir, name, script):
         # -nx: no ~/.gdbinit, so the session is the same on every machine.
         gdb = subprocess.run(
             ["gdb", "-q", "-batch", "-nx", elf, "-x", "tools/gdb/gdbinit",
-             "-ex", f"lm-connect {port}", "-x", script, "-ex", "kill"],
+             "-ex", f"lm-connect {port}", *[arg for c in commands for arg in ("-ex", c)],
+             "-x", script, "-ex", "kill"],
             cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
             text=True, timeout=timeout)
         return gdb.stdout
@@ -94,11 +102,11 @@ def main(argv=None):
     out_dir = os.path.dirname(elf)
     failed_any = False
     total_passed = total_failed = 0
-    for name, cmdline, script in SESSIONS:
+    for name, cmdline, script, commands in SESSIONS:
         iso = os.path.join(out_dir, "iso", f"debug-test{name}.iso")
         subprocess.run([os.path.join(ROOT, "tools", "mkiso.sh"), elf, iso, cmdline], check=True)
         start = time.monotonic()
-        out = run_session(elf, iso, a.timeout, out_dir, name, script)
+        out = run_session(elf, iso, a.timeout, out_dir, name, script, commands)
         seconds = time.monotonic() - start
         log = os.path.join(out_dir, f"debug-test{name}.gdb.log")
         with open(log, "w") as f:
@@ -112,7 +120,7 @@ def main(argv=None):
         failed_any |= bool(problems)
         total_passed += passed
         total_failed += max(failed, 1 if problems else 0)
-        print(f"debug-test: {verdict}: {os.path.basename(script)}: {passed} passed, {failed} failed "
+        print(f"debug-test: {verdict}: {os.path.basename(script)} ({cmdline}): {passed} passed, {failed} failed "
               f"in {seconds:.1f} s (GDB's output: {os.path.relpath(log, ROOT)})")
     print(f"debug-test: {total_passed} passed, {total_failed} failed")   # the line make test counts
     return 1 if failed_any else 0

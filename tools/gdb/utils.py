@@ -182,5 +182,46 @@ def cpu_current(cpu):
     return task
 
 
-def fair_class():
-    return symbol("fair_sched_class").address
+# Scheduling classes --------------------------------------------------------
+
+def sched_classes():
+    """The classes in the order the core tries them (sched_classes[] in
+    sched/select.c, up to its NULL): rt, the normal class, idle."""
+    array = symbol("sched_classes")
+    for i in range(array.type.range()[1] + 1):
+        if not int(array[i]):
+            return
+        yield array[i]
+
+
+def normal_class():
+    """The class of SCHED_NORMAL, BATCH and IDLE tasks, chosen at boot by
+    sched=cfs|sd|o1. sched/sched.h's normal_sched_class is a macro for
+    sched_classes[1], and a macro has no debug information: read the array."""
+    return symbol("sched_classes")[1]
+
+
+def normal_name():
+    """The normal class's own name (its name field): 'fair' for CFS, 'sd' or 'o1'."""
+    return normal_class()["name"].string()
+
+
+def is_normal(task):
+    """True if task belongs to the normal class, whichever was chosen."""
+    return int(task["sched_class"]) == int(normal_class())
+
+
+def prio_array_tasks(array, member):
+    """(level, task) for each task in a struct prio_array (sched/prio_array.h),
+    in the order a pick would take them: level 0 first, each list head first.
+    member is the task's list node ("sd.run_list"). The lists are read, not
+    the bitmap, so that a bitmap out of step with them cannot hide a task."""
+    queue = array["queue"]
+    for level in range(queue.type.range()[1] + 1):
+        for task in list_entries(queue[level], "struct task", member):
+            yield level, task
+
+
+def bitmap40(array):
+    """A prio_array's bitmap in hex, ten digits, as sched/debug.c prints it."""
+    return f"{int(array['bitmap']):010x}"
