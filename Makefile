@@ -298,12 +298,18 @@ test-matrix: deps $(ELF) $(INITRD)
 # measures the periodic tick).
 # EMU=bochs: build/bench-exact.md instead, one run in Bochs at 2 CPUs, every
 # figure in virtual time next to its ideal (docs/emulators.md).
+# SCHED=all (or a comma list of cfs,sd,o1): build/sched-ab.md instead, the
+# 2007 debate's A/B table, the lists booted with each sched=NAME
+# (tools/sched_ab.py, docs/workloads.md).
 RUNS          ?= 3
 BENCH_CMDLINE ?=
+SCHED         ?=
 bench: deps $(ELF) $(INITRD)
 ifeq ($(EMU),bochs)
 	@tools/deps.sh bochs
 	@$(PYTHON) tools/bench.py --emu bochs --elf $(ELF) --cmdline '$(BENCH_CMDLINE)'
+else ifneq ($(SCHED),)
+	@$(PYTHON) tools/sched_ab.py --sched '$(SCHED)' --elf $(ELF) --runs $(RUNS) --cmdline '$(BENCH_CMDLINE)'
 else
 	@$(PYTHON) tools/bench.py --elf $(ELF) --runs $(RUNS) --cmdline '$(BENCH_CMDLINE)'
 	@$(PYTHON) tools/bench_ring3.py --elf $(ELF) --runs $(RUNS) --cmdline '$(BENCH_CMDLINE)'

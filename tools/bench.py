@@ -108,7 +108,7 @@ ROWS = [
         "p99_us", 229, "229-286", ("<=", 229)),
     Row("wakeup_fifo_p50", "wakeup FIFO, hog on CPU 0, p50 us", "wakeup", {"hog_cpus": "1", "policy": "fifo"},
         "p50_us", 97, "97-106", ("<=", "wakeup_hog_p50")),
-    Row("massive_intr_spread", "massive_intr, spread", "massive_intr", {}, "spread",
+    Row("massive_intr_spread", "massive_intr, spread", "massive_intr", {"procs": "10"}, "spread",
         1.051, "1.05-1.12", ("<=", 1.05)),
     Row("spawn_us", "spawn, us per spawn", "spawn", {}, "us_per_spawn",
         1726, "1726-2041", ("<=", 1726 / 10)),
@@ -403,21 +403,24 @@ def peer_cache():
     return os.path.join(work, "cache")
 
 
-def peer_ready():
-    """Whether the peer has its Linux 6.1 kernel and busybox, so that it runs
-    without downloading anything."""
+def peer_ready(kernel="6.1"):
+    """Whether the peer has the kernel of that series (run-linux-peer.sh
+    --kernel 6.1|6.12) and busybox, so that it runs without downloading anything."""
     cache = peer_cache()
-    kernels = glob.glob(os.path.join(cache, "kernel", "linux-image-6.1[.-]*-amd64", "vmlinuz"))
+    # "6.1[.-]": 6.1's directories, not 6.12's.
+    kernels = glob.glob(os.path.join(cache, "kernel", f"linux-image-{kernel}[.-]*-amd64", "vmlinuz"))
     return (any(os.path.getsize(k) > 0 for k in kernels)
             and os.access(os.path.join(cache, "busybox"), os.X_OK))
 
 
-def boot_linux(runs, log, extra=(), qemu_args=()):
+def boot_linux(runs, log, extra=(), qemu_args=(), kernel="6.1"):
     """run-linux-peer.sh --runs N (and extra options; qemu_args to its QEMU,
-    through QEMU_EXTRA), its output (the RESULT lines) into log."""
-    command = [os.path.join(PEER, "run-linux-peer.sh"), "--runs", str(runs), *extra]
+    through QEMU_EXTRA; --kernel for a series other than its default 6.1),
+    its output (the RESULT lines) into log."""
+    series = [] if kernel == "6.1" else ["--kernel", kernel]
+    command = [os.path.join(PEER, "run-linux-peer.sh"), "--runs", str(runs), *series, *extra]
     env = dict(os.environ, QEMU_EXTRA=" ".join(qemu_args)) if qemu_args else None
-    print(f"bench: Linux 6.1: {'QEMU_EXTRA=' + repr(' '.join(qemu_args)) + ' ' if qemu_args else ''}"
+    print(f"bench: Linux {kernel}: {'QEMU_EXTRA=' + repr(' '.join(qemu_args)) + ' ' if qemu_args else ''}"
           f"{' '.join(command)}", flush=True)
     with open(log, "w") as f:
         status = subprocess.call(command, stdin=subprocess.DEVNULL, stdout=f, env=env)

@@ -158,6 +158,21 @@ class PeerScript(unittest.TestCase):
         self.write("cache/kernel/linux-image-6.1.0-57-amd64/vmlinuz", "")
         self.assertFalse(bench.peer_ready())
 
+    def test_each_kernel_series_needs_its_own_kernel(self):
+        self.write("cache/busybox", "", 0o755)
+        self.write("cache/kernel/linux-image-6.12.38+deb12-amd64/vmlinuz", "bzImage")
+        self.assertFalse(bench.peer_ready())            # 6.1's glob must not take 6.12
+        self.assertTrue(bench.peer_ready("6.12"))
+
+    def test_another_series_is_asked_for_by_name(self):
+        self.write("run-linux-peer.sh", f"#!/bin/sh\n[ \"$*\" = '--runs 1 --kernel 6.12 --suite s' ] || exit 1\n"
+                   f"cat <<'EOF'\n{PEER_LOG}EOF\n", 0o755)
+        log = os.path.join(self.peer, "out.log")
+        with contextlib.redirect_stdout(io.StringIO()):
+            bench.boot_linux(1, log, ["--suite", "s"], kernel="6.12")
+        with open(log) as f:
+            self.assertEqual(len(bench.peer_runs(f.read())), 2)
+
     def test_its_output_is_kept_and_read(self):
         self.write("run-linux-peer.sh", f"#!/bin/sh\n[ \"$*\" = '--runs 2' ] || exit 1\ncat <<'EOF'\n{PEER_LOG}EOF\n",
                    0o755)

@@ -16,6 +16,7 @@
 #include "kernel/kmalloc.h"
 #include "kernel/printk.h"
 #include "sched/debug.h"
+#include "sched/api.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/time.h"
 #include "lib/sort.h"
@@ -105,8 +106,14 @@ KTEST(sched_cost, picking_the_next_task_does_not_grow_with_the_tasks)
 				(unsigned long long)figure[PICK], (unsigned long long)figure[PUT],
 				(unsigned long long)figure[ENQUEUE], (unsigned long long)figure[DEQUEUE]);
 		}
-		pr_info("  # pick at 10,000 / at 10: %llu.%02llu", (unsigned long long)(pick[LEVELS - 1] * 100 / MAX(pick[0], 1)) / 100,
-			(unsigned long long)(pick[LEVELS - 1] * 100 / MAX(pick[0], 1)) % 100);
+		unsigned long long ratio100 = pick[LEVELS - 1] * 100 / MAX(pick[0], 1);
+		pr_info("  # pick at 10,000 / at 10: %llu.%02llu", ratio100 / 100, ratio100 % 100);
+		/* The same figures as a workload's line, for tools/sched_ab.py: KTAP
+		 * takes it for other output, tools/results.py reads it. */
+		pr_info("RESULT name=sched_cost class=%s pick_10=%llu pick_100=%llu pick_1000=%llu pick_10000=%llu "
+			"ratio=%llu.%02llu", sched_selected(), (unsigned long long)pick[0],
+			(unsigned long long)pick[1], (unsigned long long)pick[2], (unsigned long long)pick[3],
+			ratio100 / 100, ratio100 % 100);
 		KEXPECT(t, pick[LEVELS - 1] <= 3 * MAX(pick[0], 1));
 	}
 	for (int k = 0; k < LEVELS; k++)
