@@ -311,30 +311,26 @@ static void set_curr_task_o1(struct rq *rq)
 static void init_rq_o1(struct rq *rq)
 {
 	struct o1_rq *o1 = &rq->o1;
-	prio_array_init(&o1->arrays[0]);
-	prio_array_init(&o1->arrays[1]);
-	o1->active = &o1->arrays[0];
-	o1->expired = &o1->arrays[1];
+	prio_arrays_init(o1->arrays, &o1->active, &o1->expired);
 	o1->best_expired_prio = MAX_PRIO;
+}
+
+static struct task *task_or_null(struct list_node *node)
+{
+	return node ? task_of(node) : NULL;
 }
 
 /* The balancer takes expired tasks first, as Linux did: they will not run
  * soon anyway, so their cache is the coldest. Never the running task. */
-static struct task *balance_skip_curr(struct rq *rq, struct list_node *node)
-{
-	if (node && task_of(node) == rq->curr)
-		node = prio_walk_next(&rq->o1.balance);
-	return node ? task_of(node) : NULL;
-}
-
 static struct task *load_balance_start_o1(struct rq *rq)
 {
-	return balance_skip_curr(rq, prio_walk_start(&rq->o1.balance, rq->o1.expired, rq->o1.active));
+	return task_or_null(prio_walk_start(&rq->o1.balance, rq->o1.expired, rq->o1.active,
+					    &rq->curr->o1.run_list));
 }
 
 static struct task *load_balance_next_o1(struct rq *rq)
 {
-	return balance_skip_curr(rq, prio_walk_next(&rq->o1.balance));
+	return task_or_null(prio_walk_next(&rq->o1.balance));
 }
 
 static uint64_t get_rr_interval_o1(struct rq *rq, struct task *p)

@@ -27,6 +27,16 @@ static inline void prio_array_init(struct prio_array *a)
 		list_init(&a->queue[l]);
 }
 
+/* A runqueue's pair, both empty: the first active, the second expired. */
+static inline void prio_arrays_init(struct prio_array arrays[2], struct prio_array **active,
+				    struct prio_array **expired)
+{
+	prio_array_init(&arrays[0]);
+	prio_array_init(&arrays[1]);
+	*active = &arrays[0];
+	*expired = &arrays[1];
+}
+
 /* Behind the tasks already at this level. */
 static inline void prio_array_add(struct prio_array *a, struct list_node *node, int level)
 {
@@ -71,31 +81,37 @@ static inline struct list_node *prio_array_next(struct prio_array *a, int *level
 }
 
 /*
- * A walk over the tasks of two arrays, the first one's levels first: the
- * balancer's iterator (load_balance_start/next). It keeps the node after
- * the one it last returned, so that the caller may dequeue that one; a
- * class about to unlink the kept node calls prio_walk_forget() first.
+ * A walk over the tasks of two arrays, the first one's levels first, but
+ * one (the running task, which stays queued): the balancer's iterator
+ * (load_balance_start/next). It keeps the node after the one it last
+ * returned, so that the caller may dequeue that one; a class about to
+ * unlink the kept node calls prio_walk_forget() first.
  */
 struct prio_walk {
 	struct prio_array *arrays[2];
+	struct list_node *skip;           /* never returned */
 	int array, level;                 /* where `next` is */
 	struct list_node *next;
 };
 
 static inline struct list_node *prio_walk_step(struct prio_walk *w, struct list_node *node)
 {
-	for (; w->array < 2; w->array++, w->level = 0, node = NULL) {
+	while (w->array < 2) {
 		node = prio_array_next(w->arrays[w->array], &w->level, node);
-		if (node)
+		if (!node) {
+			w->array++;
+			w->level = 0;
+		} else if (node != w->skip) {
 			return node;
+		}
 	}
 	return NULL;
 }
 
 static inline struct list_node *prio_walk_start(struct prio_walk *w, struct prio_array *first,
-						struct prio_array *second)
+						struct prio_array *second, struct list_node *skip)
 {
-	*w = (struct prio_walk){ .arrays = { first, second } };
+	*w = (struct prio_walk){ .arrays = { first, second }, .skip = skip };
 	struct list_node *node = prio_walk_step(w, NULL);
 	w->next = node ? prio_walk_step(w, node) : NULL;
 	return node;

@@ -349,29 +349,25 @@ static void set_curr_task_sd(struct rq *rq)
 static void init_rq_sd(struct rq *rq)
 {
 	struct sd_rq *sd = &rq->sd;
-	prio_array_init(&sd->arrays[0]);
-	prio_array_init(&sd->arrays[1]);
-	sd->active = &sd->arrays[0];
-	sd->expired = &sd->arrays[1];
+	prio_arrays_init(sd->arrays, &sd->active, &sd->expired);
 	sd->prio_rotation = 1;                      /* a new task's 0 is an old rotation */
 }
 
-/* The balancer's walk: active slots first, then expired; never the running task. */
-static struct task *balance_skip_curr(struct rq *rq, struct list_node *node)
+static struct task *task_or_null(struct list_node *node)
 {
-	if (node && task_of(node) == rq->curr)
-		node = prio_walk_next(&rq->sd.balance);
 	return node ? task_of(node) : NULL;
 }
 
+/* The balancer's walk: active slots first, then expired; never the running task. */
 static struct task *load_balance_start_sd(struct rq *rq)
 {
-	return balance_skip_curr(rq, prio_walk_start(&rq->sd.balance, rq->sd.active, rq->sd.expired));
+	return task_or_null(prio_walk_start(&rq->sd.balance, rq->sd.active, rq->sd.expired,
+					    &rq->curr->sd.run_list));
 }
 
 static struct task *load_balance_next_sd(struct rq *rq)
 {
-	return balance_skip_curr(rq, prio_walk_next(&rq->sd.balance));
+	return task_or_null(prio_walk_next(&rq->sd.balance));
 }
 
 static uint64_t get_rr_interval_sd(struct rq *rq, struct task *p)
