@@ -557,6 +557,30 @@ int process_parent_pid(void)
 	return ppid;
 }
 
+/* Under the tree lock: does member keep its group from being orphaned
+ * (POSIX)? It does if its parent, in another group of the same session,
+ * could stop and continue it by job control; `leaving` and its children
+ * do not count, as it ends. */
+static bool holds_group(const struct process *member, const struct process *leaving)
+{
+	assert_held(&tree.lock);
+	const struct process *parent = member->parent;
+	return member != leaving && !member->exited && parent && parent != leaving && parent->pgid != member->pgid &&
+	       parent->sid == member->sid;
+}
+
+static bool group_orphaned_locked(int pgid, const struct process *leaving)
+{
+	assert_held(&tree.lock);
+	struct list_node *n;
+	list_for_each(n, &all_processes) {
+		struct process *proc = list_entry(n, struct process, all);
+		if (proc->pgid == pgid && holds_group(proc, leaving))
+			return false;
+	}
+	return true;
+}
+
 /* Under the tree lock: proc has stopped (by sig) or continued (sig
  * SIGCONT). Its parent gets SIGCHLD unless it asked SA_NOCLDSTOP, and a
  * waiting parent is woken. */
@@ -581,7 +605,10 @@ void process_stop(int sig)
 {
 	struct process *proc = sched_current()->process;
 	uint64_t flags = spin_lock_irqsave(&tree.lock);
-	if (signal_stop(proc, sig))
+	/* In an orphaned group the terminal's stops are discarded, as POSIX
+	 * asks: nobody could continue it. SIGSTOP stops all the same. */
+	bool discarded = sig != SIGSTOP && group_orphaned_locked(proc->pgid, NULL);
+	if (!discarded && signal_stop(proc, sig))
 		tell_parent_stop_or_continue(proc, sig);
 	spin_unlock_irqrestore(&tree.lock, flags);
 }
@@ -654,17 +681,50 @@ int process_group_in_session(int pgid, int sid)
 
 bool process_group_orphaned(int pgid)
 {
-	bool orphaned = true;
 	uint64_t flags = spin_lock_irqsave(&tree.lock);
+	bool orphaned = group_orphaned_locked(pgid, NULL);
+	spin_unlock_irqrestore(&tree.lock, flags);
+	return orphaned;
+}
+
+static bool group_has_stopped_locked(int pgid)
+{
+	assert_held(&tree.lock);
 	struct list_node *n;
 	list_for_each(n, &all_processes) {
 		struct process *proc = list_entry(n, struct process, all);
-		const struct process *parent = proc->parent;
-		if (proc->pgid == pgid && !proc->exited && parent && parent->pgid != pgid && parent->sid == proc->sid)
-			orphaned = false;
+		if (proc->pgid == pgid && !proc->exited && __atomic_load_n(&proc->signals.stopped, __ATOMIC_RELAXED))
+			return true;
 	}
-	spin_unlock_irqrestore(&tree.lock, flags);
-	return orphaned;
+	return false;
+}
+
+/* Under the tree lock: if leaving's end orphans group pgid and a member
+ * is stopped, nobody is left who could continue it, so POSIX has each
+ * member sent SIGHUP, then SIGCONT. */
+static void hang_up_if_orphaned(int pgid, struct process *leaving)
+{
+	if (!group_orphaned_locked(pgid, leaving) || !group_has_stopped_locked(pgid))
+		return;
+	struct selection group = { ONE_GROUP, pgid };
+	const struct sig_info hup = { .signo = SIGHUP, .code = SI_KERNEL }, cont = { .signo = SIGCONT, .code = SI_KERNEL };
+	send_to_selected(group, leaving, &hup);
+	send_to_selected(group, leaving, &cont);
+}
+
+/* Under the tree lock, as proc ends: the groups it may have held, its own
+ * and those of its children in its session, each checked as above. */
+static void hang_up_orphaned_groups(struct process *proc)
+{
+	assert_held(&tree.lock);
+	if (holds_group(proc, NULL))
+		hang_up_if_orphaned(proc->pgid, proc);
+	struct list_node *n;
+	list_for_each(n, &proc->children) {
+		struct process *c = list_entry(n, struct process, sibling);
+		if (c->pgid != proc->pgid && c->sid == proc->sid)
+			hang_up_if_orphaned(c->pgid, proc);
+	}
 }
 
 int process_nice(bool all, int pgid, bool set, int nice, int *lowest)
@@ -781,6 +841,7 @@ static void end_process(struct process *proc)
 	inode_put(proc->cwd);
 	signals_exit(&proc->signals);
 	uint64_t flags = spin_lock_irqsave(&tree.lock);
+	hang_up_orphaned_groups(proc);
 	orphan_children(proc);              /* and send those that asked their parent-death signal */
 	proc->time = proc->dead_threads_time;
 	proc->wait_status = proc->exit_status;

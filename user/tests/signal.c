@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -337,6 +338,53 @@ static void job_control(void)
 	signal(SIGCHLD, SIG_DFL);
 }
 
+/* POSIX's orphaned process groups: a group none of whose members has a
+ * parent in another group of its session, a shell that could continue a
+ * stopped member. So a group that becomes orphaned while a member is
+ * stopped gets SIGHUP, then SIGCONT, and in an orphaned group SIGTSTP
+ * stops nobody. A child B stops itself in the group of its parent A,
+ * which then ends; B writes down what it sees in a pipe. */
+static int events = -1;
+
+static void note_hangup(int sig)
+{
+	(void)sig;
+	write(events, "h", 1);
+}
+
+static void orphaned_groups(void)
+{
+	int fds[2];
+	if (pipe(fds) != 0)
+		return;
+	pid_t a = fork();
+	if (a == 0) {
+		setpgid(0, 0);            /* a group that A holds: A's parent is in another */
+		pid_t b = fork();
+		if (b == 0) {
+			events = fds[1];
+			on(SIGHUP, note_hangup, 0);
+			raise(SIGSTOP);
+			write(events, "c", 1);            /* continued */
+			kill(getpid(), SIGTSTP);          /* its group is orphaned now */
+			write(events, "t", 1);
+			_exit(0);
+		}
+		waitpid(b, NULL, WUNTRACED);
+		_exit(0);                 /* and A's end orphans the group */
+	}
+	close(fds[1]);
+	show_status("the parent of a stopped child ends", a);
+	char seen[8] = "";
+	size_t n = 0;
+	struct pollfd in = { .fd = fds[0], .events = POLLIN };
+	while (n < sizeof(seen) - 1 && poll(&in, 1, 5000) == 1 && read(fds[0], seen + n, 1) == 1)
+		n++;
+	printf("signal: the orphaned child saw (h: SIGHUP, c: continued, t: not stopped by SIGTSTP): %s\n", seen);
+	kill(-a, SIGKILL);                /* if it is still stopped: the test has failed */
+	close(fds[0]);
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
@@ -345,6 +393,7 @@ int main(void)
 	interruptions();
 	stacks();
 	job_control();
+	orphaned_groups();
 	printf("signal: done\n");
 	return 0;
 }
