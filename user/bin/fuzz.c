@@ -18,6 +18,9 @@
  *   fuzz: 310 restarts: 250 killed by signal 11, ...
  *   RESULT name=fuzz seed=1234 seconds=60 procs=8 calls=N restarts=R stalled=S leaked_pages=0 ...
  *
+ * If a task did not come back, the processes /proc still lists follow,
+ * "fuzz: left over: " and their stat lines.
+ *
  * The seed decides every worker's calls, so seed=S makes the same calls
  * again (their timing, and so what they meet, differs). What a worker may
  * not do: harm the parent (it is never a target: not of kill() nor of
@@ -28,6 +31,7 @@
  * a worker that makes no progress for 2 s (stopped, or stuck) is killed.
  */
 #include "../bench/bench.h"   /* key=value parameters, the clock, the CPUs */
+#include <dirent.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -600,6 +604,28 @@ static void print_ends(void)
 	printf("\n");
 }
 
+/* Every process /proc lists but this one: what a leaked task may be. */
+static void print_leftovers(void)
+{
+	DIR *proc = opendir("/proc");
+	struct dirent *e;
+	while (proc && (e = readdir(proc))) {
+		int pid = atoi(e->d_name);
+		if (pid <= 0 || pid == getpid())
+			continue;
+		char path[64], line[256] = "";
+		snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+		FILE *stat = fopen(path, "r");
+		if (!stat || !fgets(line, sizeof(line), stat))
+			snprintf(line, sizeof(line), "%s unreadable\n", path);
+		if (stat)
+			fclose(stat);
+		printf("fuzz: left over: %s", line);
+	}
+	if (proc)
+		closedir(proc);
+}
+
 int main(int argc, char **argv)
 {
 	struct bench_param params[] = {
@@ -647,5 +673,7 @@ int main(int argc, char **argv)
 	       (unsigned long long)seed, params[0].value, procs, (unsigned long long)total, restarts, stalled);
 	print_leaks(before, after);
 	printf("\n");
+	if (after.tasks != before.tasks)
+		print_leftovers();
 	return 0;
 }
