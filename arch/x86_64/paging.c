@@ -22,3 +22,17 @@ uint64_t *paging_walk(uint64_t *pml4, uint64_t va, int level, void *(*alloc_tabl
 	}
 	return &table[(va >> level) & 511];
 }
+
+uint64_t *paging_find(uint64_t *pml4, uint64_t va, uint64_t *past_gap)
+{
+	uint64_t *table = pml4;
+	for (int shift = 39; shift > PAGE_TABLE_LEVEL; shift -= 9) {
+		uint64_t entry = table[(va >> shift) & 511];
+		if (!(entry & PTE_PRESENT) || (entry & PTE_HUGE)) {
+			*past_gap = (va | ((1ULL << shift) - 1)) + 1;
+			return NULL;
+		}
+		table = phys_to_virt(entry & PTE_ADDR_MASK);
+	}
+	return &table[(va >> PAGE_TABLE_LEVEL) & 511];
+}

@@ -31,6 +31,12 @@ extern uint64_t boot_pml4[];          /* boot/entry.asm, linked at its physical 
  * if a huge page covers va above `level`. */
 uint64_t *paging_walk(uint64_t *pml4, uint64_t va, int level, void *(*alloc_table)(void));
 
+/* va's 4 KiB entry, looked up only: NULL if a table above it is missing
+ * (or a huge page maps it), and then *past_gap is the first address past
+ * all that the missing entry would have mapped, so that a walk over a
+ * sparse range skips it whole. */
+uint64_t *paging_find(uint64_t *pml4, uint64_t va, uint64_t *past_gap);
+
 /* May entries forbid execution? boot/entry.asm sets EFER.NXE if the CPU can. */
 static inline bool paging_nx_enabled(void)
 {
