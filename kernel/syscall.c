@@ -162,6 +162,19 @@ static long not_implemented(uint64_t nr)
 	return -ENOSYS;
 }
 
+/* Every call must give back the preemption it took (a spinlock's): one
+ * that did not would leave its task on the CPU for good, however long it
+ * ran. Name it, loudly, and put it right. */
+static void check_preemption_back(uint64_t nr)
+{
+	struct task *me = sched_current();
+	if (me->preempt_count == 0)
+		return;
+	pr_warn("pid %d (%s): system call %llu (%s) returns with preempt_count %d", me->pid, me->name,
+		(unsigned long long)nr, syscall_name((long)nr), me->preempt_count);
+	me->preempt_count = 0;
+}
+
 bool syscall_dispatch(struct user_regs *regs)
 {
 	/* Linux's argument order; r10 stands in for rcx, which `syscall` overwrites. */
@@ -169,6 +182,7 @@ bool syscall_dispatch(struct user_regs *regs)
 	uint64_t nr = regs->rax;
 	long ret = nr < ARRAY_SIZE(table) && table[nr] ? table[nr](arg) : not_implemented(nr);
 	regs->rax = (uint64_t)ret;
+	check_preemption_back(nr);
 	if (ret == -ERESTARTSYS)
 		signal_restart_syscall(regs, nr);   /* a signal interrupted it (kernel/signal.c) */
 	preempt_check_resched();          /* a wake-up meanwhile may want this CPU */
