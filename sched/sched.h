@@ -109,7 +109,8 @@ struct rq {
 	uint64_t next_kick;               /* clock before which it wakes no idle CPU: only this CPU */
 	uint64_t last_schedule;           /* clock at the last schedule() ... */
 	uint64_t wait_since;              /* ... and when a task last began waiting with none before:
-	                                     the lockup watchdog measures from the later of the two */
+	                                     the lockup watchdog measures from the later of the two, */
+	unsigned ticks_since;             /* and counts the ticks this CPU took since then */
 };
 
 /* The fields of struct rq that other CPUs peek at (see there). */

@@ -1,11 +1,13 @@
 /*
  * The scheduler review's findings (issue 9), each as a simulator test that
- * failed before its fix: lost sleepers, a false soft lockup under nohz, a
- * reschedule left for the next tick, naive yield, reweighting and wake-up
- * placement, and a sleeper's wake-up latency next to a hog.
+ * failed before its fix: lost sleepers, a false soft lockup under nohz or
+ * after the machine stood still, a reschedule left for the next tick, naive
+ * yield, reweighting and wake-up placement, and a sleeper's wake-up latency
+ * next to a hog.
  */
 #include "tests/lib.h"
 #include <stdio.h>
+#include <string.h>
 #include "tests/test.h"
 #include "tests/sim/sim.h"
 #include "sched/api.h"
@@ -75,6 +77,42 @@ TEST(sched_lockup_clock_starts_when_a_task_starts_waiting)
 	sched_irq_restore(flags);
 	sim_run(10 * SIM_MS);
 	EXPECT_EQ_INT(rq_nr_waiting(sim_rq(1)), 1);    /* one runs, one waits */
+}
+
+/* A machine that stood still for longer than the lockup limit finds its
+ * clock jumped at its next tick, but took no ticks meanwhile: no lockup
+ * (the fuzzer's boot met one, a 15 s stall of the host). A CPU that keeps
+ * one task that long while ticking all along, here one whose preemption
+ * stays off, is caught. */
+TEST(sched_a_machine_that_stood_still_is_no_lockup)
+{
+	sim_reset(1, 1000);
+	struct sim_task *a = sim_task("a", 0, 0), *b = sim_task("b", 0, 0);
+	sim_start(a, 0);
+	sim_start(b, 0);
+	sim_run(10 * SIM_MS);
+	int switches = sim_switches(0);
+	sim_stall(15 * SIM_S);
+	sim_run(10 * SIM_MS);                           /* sched_bug() at the first tick was the false lockup */
+	EXPECT(sim_switches(0) > switches);
+}
+
+static void keep_the_cpu(void)
+{
+	sim_rq(0)->curr->preempt_count++;
+	sim_run(11 * SIM_S);
+}
+
+TEST(sched_a_cpu_kept_past_the_lockup_limit_is_caught)
+{
+	char msg[200] = "";
+	sim_reset(1, 1000);
+	sim_start(sim_task("a", 0, 0), 0);
+	sim_start(sim_task("b", 0, 0), 0);
+	sim_run(10 * SIM_MS);
+	EXPECT(sim_catch_bug(keep_the_cpu, msg, sizeof(msg)));
+	EXPECT(strstr(msg, "soft lockup: cpu0 has run") != NULL);
+	EXPECT(strstr(msg, "(its preempt_count: 1)") != NULL);
 }
 
 /* A wake-up that preempts the waker, across CPUs (the woken task last ran

@@ -560,6 +560,17 @@ void sim_run(uint64_t ns)
 	}
 }
 
+void sim_stall(uint64_t ns)
+{
+	now += ns;
+	for (int cpu = 0; cpu < ncpus; cpu++)
+		if (next_tick[cpu] < now)
+			next_tick[cpu] = now;
+	for (int i = 0; i < ntimers; i++)
+		if (timers[i]->expires < now)
+			timers[i]->expires = now;
+}
+
 void sim_run_through_tick(int cpu)
 {
 	sim_run(next_tick[cpu] - now);

@@ -65,6 +65,10 @@ void sim_start(struct sim_task *t, int on_cpu);   /* as if created by a task on 
 void sim_ring(struct sim_task **t, int n, int on_cpu);
 
 void sim_run(uint64_t ns);                        /* advance simulated time */
+/* The whole machine stands still for ns (a host that does not run its
+ * emulator): the clock jumps, and the ticks and timers that fell due
+ * meanwhile come at once, late. */
+void sim_stall(uint64_t ns);
 /* Advance to cpu's next tick and through it: its running task is then
  * charged up to now, so its runqueue's numbers are current. */
 void sim_run_through_tick(int cpu);
