@@ -24,6 +24,14 @@ import unittest
 SH = os.path.abspath(os.environ.get("SH", "build/user/bin/sh"))
 
 
+def setUpModule():
+    # Run in the background of a shell (make test &), this process, and so
+    # every program it starts, would ignore SIGINT and SIGQUIT; the cases
+    # that send them want them as a terminal leaves them.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGQUIT, signal.SIG_DFL)
+
+
 def run(script, *args, stdin=None, env=None, cwd=None):
     """`sh -c script sh args...`: (status, stdout, stderr)."""
     p = subprocess.run([SH, "-c", script, "sh", *args], input=stdin, capture_output=True,

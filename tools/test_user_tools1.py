@@ -37,6 +37,10 @@ time.sleep(60)
 
 
 def setUpModule():
+    # As tools/test_sh.py: kill's cases send SIGINT, which a background
+    # shell's children would ignore.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGQUIT, signal.SIG_DFL)
     missing = [t for t in TOOLS if not os.access(os.path.join(BIN, t), os.X_OK)]
     if missing:
         raise AssertionError("no %s in %s: build them first, or set BIN" % (", ".join(missing), BIN))
