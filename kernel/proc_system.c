@@ -73,7 +73,7 @@ static int stat_file(const struct inode *inode, struct proc_buf *out)
 		if (cpu_online(i))
 			show_cpu_line(out, name, cpu_times_of(&cpus[i], now));
 	}
-	proc_printf(out, "btime %lld\nprocs_running %u\n",
+	proc_printf(out, "ctxt %llu\nbtime %lld\nprocs_running %u\n", (unsigned long long)sched_nr_switches(),
 		    (long long)(realtime_at_clock_zero() / NS_PER_S), sched_nr_running());
 	return 0;
 }

@@ -67,6 +67,8 @@ int sched_yield(void);
 /* Tasks runnable or running on every CPU, idle tasks aside: a moment's
  * count, read without locks (the load average's sample). */
 unsigned sched_nr_running(void);
+/* Task switches on every CPU since boot (/proc/stat's ctxt), read so too. */
+uint64_t sched_nr_switches(void);
 int sched_get_priority_max(int policy);
 int sched_get_priority_min(int policy);
 /* What sched_rr_get_interval() tells: p's time slice in its class (0: none). */

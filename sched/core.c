@@ -246,16 +246,24 @@ void deactivate_task(struct rq *rq, struct task *p, int flags)
 	rq_set(rq, load, rq->load - task_load_weight(p));
 }
 
-/* Tasks queued on rq that are not running: the ones a stuck CPU keeps waiting. */
 unsigned sched_nr_running(void)
 {
 	unsigned n = 0;
 	for (int cpu = 0; cpu < sched_nr_cpus(); cpu++)
 		if (sched_cpu_online(cpu))
-			n += __atomic_load_n(&cpu_rq(cpu)->nr_running, __ATOMIC_RELAXED);
+			n += rq_peek(cpu_rq(cpu), nr_running);
 	return n;
 }
 
+uint64_t sched_nr_switches(void)
+{
+	uint64_t n = 0;
+	for (int cpu = 0; cpu < sched_nr_cpus(); cpu++)
+		n += rq_peek(cpu_rq(cpu), nr_switches);
+	return n;
+}
+
+/* Tasks queued on rq that are not running: the ones a stuck CPU keeps waiting. */
 unsigned rq_nr_waiting(const struct rq *rq)
 {
 	bool curr_queued = rq->curr != rq->idle && rq->curr->on_rq;
@@ -337,7 +345,7 @@ static void account_switch(struct rq *rq, struct task *prev, struct task *next)
 		rq->schedstat.run_delay += waited;
 	}
 	st->nr_switches++;
-	rq->nr_switches++;
+	rq_set(rq, nr_switches, rq->nr_switches + 1);
 	if (prev != rq->idle)
 		rq->schedstat.rq_cpu_time += rq->clock - rq->curr_since;
 	rq->curr_since = rq->clock;

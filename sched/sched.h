@@ -92,7 +92,7 @@ struct rq {
 	struct o1_rq o1;
 	struct rt_rq rt;
 	bool resched_ipi;                 /* resched_curr() owes this CPU an IPI: rq_unlock() sends it */
-	uint64_t nr_switches;
+	uint64_t nr_switches;             /* rq_set(): /proc/stat's sum reads it without the lock */
 	uint64_t curr_since;              /* clock when curr was switched in */
 	/* Linux's schedstat counters (/proc/schedstat), under the lock. */
 	struct {

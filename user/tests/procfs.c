@@ -209,6 +209,12 @@ static void machine(void)
 	slurp("/proc/stat", buf, sizeof(buf));
 	yes("stat: a first line 'cpu ' with user nice system idle", strncmp(buf, "cpu  ", 5) == 0);
 	yes("stat: btime", strstr(buf, "\nbtime ") != NULL);
+	char *ctxt = strstr(buf, "\nctxt ");
+	unsigned long long switches = ctxt ? strtoull(ctxt + 6, NULL, 10) : 0;
+	usleep(10000);                        /* a sleep is two switches at least */
+	slurp("/proc/stat", buf, sizeof(buf));
+	ctxt = strstr(buf, "\nctxt ");
+	yes("stat: ctxt, the task switches so far, grows across a sleep", ctxt && strtoull(ctxt + 6, NULL, 10) > switches);
 	slurp("/proc/meminfo", buf, sizeof(buf));
 	unsigned long total_kb = 0, free_kb = 0;
 	char *t = strstr(buf, "MemTotal:"), *f = strstr(buf, "MemFree:");
