@@ -15,7 +15,11 @@
  *   datasize=S   bytes per message                           (default 100)
  *
  *   RESULT name=hackbench groups=10 fds=20 tasks=400 loops=100 datasize=100
- *          messages=400000 time_ms=... via=pipe
+ *          messages=400000 time_ms=... via=pipe switches=N switches_per_message=...
+ *
+ * switches counts every task switch of the machine meanwhile (/proc/stat's
+ * ctxt): how often a message cost a switch, which is what the time is
+ * mostly made of.
  *
  * The defaults are rt-tests hackbench's (10 groups x 40 processes), in its
  * pipe mode (-p); it reports seconds, this ms. groups x fds x 2 processes,
@@ -125,15 +129,18 @@ int main(int argc, char **argv)
 	gate_init(&gate);
 	for (int i = 0; i < groups; i++)
 		spawn_group(&g, &gate);
-	uint64_t start = now_ns();
+	uint64_t switched = context_switches(), start = now_ns();
 	gate_open(&gate);
 	reap_all(processes);
 	uint64_t elapsed = now_ns() - start;
+	switched = context_switches() - switched;
+	long messages = (long)groups * fds * fds * g.loops;
 
 	result_begin();
 	result_add("groups=%d fds=%d tasks=%d loops=%ld datasize=%ld messages=%ld", groups, fds, processes,
-		   g.loops, params[DATASIZE].value, (long)groups * fds * fds * g.loops);
-	result_add("time_ms=%.1f via=pipe", (double)elapsed / 1e6);
+		   g.loops, params[DATASIZE].value, messages);
+	result_add("time_ms=%.1f via=pipe switches=%llu switches_per_message=%.2f", (double)elapsed / 1e6,
+		   (unsigned long long)switched, (double)switched / (double)messages);
 	result_end();
 	return 0;
 }

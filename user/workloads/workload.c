@@ -138,6 +138,18 @@ void burn_cpu_ns(uint64_t ns)
 		;
 }
 
+uint64_t context_switches(void)
+{
+	FILE *stat = fopen("/proc/stat", "r");
+	char line[256];
+	unsigned long long n = 0;
+	while (stat && fgets(line, sizeof(line), stat) && sscanf(line, "ctxt %llu", &n) != 1)
+		;
+	if (stat)
+		fclose(stat);
+	return n;
+}
+
 int online_cpus(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);

@@ -50,6 +50,9 @@ uint64_t process_cpu_ns(pid_t pid);           /* any process's, by its CPU clock
 /* Compute until the caller has had ns more CPU time: time spent waiting for
  * the CPU does not count, so the work is the same on a busy CPU. */
 void burn_cpu_ns(uint64_t ns);
+/* Task switches on every CPU since boot: /proc/stat's ctxt, as Linux and
+ * leftmost both give it; 0 if it cannot be read. */
+uint64_t context_switches(void);
 
 /* CPUs and priorities. cpu -1 means "leave it free" throughout. */
 #define MAX_CPU 1023                          /* the highest CPU a cpu_set_t names */
