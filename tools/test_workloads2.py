@@ -176,12 +176,13 @@ class RingTest(Quiet):
 class Hackbench(Quiet):
     def test_messages(self):
         r = self.result("hackbench", "groups=2", "fds=10", "loops=20", "datasize=64")
-        self.assert_keys(r, "groups fds tasks loops datasize messages time_ms via switches switches_per_message")
+        self.assert_keys(r, "groups fds tasks loops datasize messages time_ms via switches switches_per_message idle_share")
         self.assertEqual((r["tasks"], r["messages"], r["via"]), ("40", str(2 * 10 * 10 * 20), "pipe"))
         self.assertTrue(0 < float(r["time_ms"]) < 20000, r)
         # Each receiver blocks at least once, so at least a switch each (the host's others count too).
         self.assertGreaterEqual(int(r["switches"]), 20, r)
         self.assertAlmostEqual(float(r["switches_per_message"]), int(r["switches"]) / 4000, places=2)
+        self.assertTrue(0 <= float(r["idle_share"]) <= 1, r)
 
     def test_too_many_processes(self):
         err = self.run_program("hackbench", "groups=11", "fds=100", "loops=1", status=1).stderr

@@ -16,10 +16,11 @@
  *
  *   RESULT name=hackbench groups=10 fds=20 tasks=400 loops=100 datasize=100
  *          messages=400000 time_ms=... via=pipe switches=N switches_per_message=...
+ *          idle_share=...
  *
  * switches counts every task switch of the machine meanwhile (/proc/stat's
- * ctxt): how often a message cost a switch, which is what the time is
- * mostly made of.
+ * ctxt): how often a message cost a switch. idle_share is the part of all
+ * CPUs' time that they were idle meanwhile: work spread unevenly.
  *
  * The defaults are rt-tests hackbench's (10 groups x 40 processes), in its
  * pipe mode (-p); it reports seconds, this ms. groups x fds x 2 processes,
@@ -129,18 +130,23 @@ int main(int argc, char **argv)
 	gate_init(&gate);
 	for (int i = 0; i < groups; i++)
 		spawn_group(&g, &gate);
+	uint64_t busy[2] = { 0 }, idle[2] = { 0 };
+	machine_cpu_ticks(&busy[0], &idle[0]);
 	uint64_t switched = context_switches(), start = now_ns();
 	gate_open(&gate);
 	reap_all(processes);
 	uint64_t elapsed = now_ns() - start;
 	switched = context_switches() - switched;
+	machine_cpu_ticks(&busy[1], &idle[1]);
+	uint64_t all = busy[1] - busy[0] + idle[1] - idle[0];
 	long messages = (long)groups * fds * fds * g.loops;
 
 	result_begin();
 	result_add("groups=%d fds=%d tasks=%d loops=%ld datasize=%ld messages=%ld", groups, fds, processes,
 		   g.loops, params[DATASIZE].value, messages);
-	result_add("time_ms=%.1f via=pipe switches=%llu switches_per_message=%.2f", (double)elapsed / 1e6,
-		   (unsigned long long)switched, (double)switched / (double)messages);
+	result_add("time_ms=%.1f via=pipe switches=%llu switches_per_message=%.2f idle_share=%.2f",
+		   (double)elapsed / 1e6, (unsigned long long)switched, (double)switched / (double)messages,
+		   all ? (double)(idle[1] - idle[0]) / (double)all : 0.0);
 	result_end();
 	return 0;
 }

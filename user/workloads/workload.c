@@ -150,6 +150,20 @@ uint64_t context_switches(void)
 	return n;
 }
 
+bool machine_cpu_ticks(uint64_t *busy, uint64_t *idle)
+{
+	FILE *stat = fopen("/proc/stat", "r");
+	unsigned long long user, nice, system, idle_ticks;
+	bool read = stat && fscanf(stat, "cpu %llu %llu %llu %llu", &user, &nice, &system, &idle_ticks) == 4;
+	if (stat)
+		fclose(stat);
+	if (read) {
+		*busy = user + nice + system;
+		*idle = idle_ticks;
+	}
+	return read;
+}
+
 int online_cpus(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);

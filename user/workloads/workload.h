@@ -53,6 +53,9 @@ void burn_cpu_ns(uint64_t ns);
 /* Task switches on every CPU since boot: /proc/stat's ctxt, as Linux and
  * leftmost both give it; 0 if it cannot be read. */
 uint64_t context_switches(void);
+/* The machine's CPU time so far, all CPUs', from /proc/stat's first line,
+ * in its ticks: busy (user, nice, system) and idle; false if unreadable. */
+bool machine_cpu_ticks(uint64_t *busy, uint64_t *idle);
 
 /* CPUs and priorities. cpu -1 means "leave it free" throughout. */
 #define MAX_CPU 1023                          /* the highest CPU a cpu_set_t names */
