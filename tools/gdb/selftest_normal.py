@@ -90,8 +90,9 @@ def check_tree(part):
 
 def check_tasks(part):
     text = run("lm-tasks")
-    hogs = re.findall(rf"^[> ] +(\d+) hog +\S+ +\d+ {part}/NORMAL .* - +\d+\.\d{{6}}$", text, re.M)
-    check(hogs, f"lm-tasks shows the hogs in class {part}, with no CFS key", text)
+    key = {"sd": r"slot \d+", "o1": r"prio \d+"}[part]
+    hogs = re.findall(rf"^[> ] +(\d+) hog +\S+ +\d+ {part}/NORMAL .* {key} +\d+\.\d{{6}}$", text, re.M)
+    check(hogs, f"lm-tasks shows the hogs in class {part}, keyed by their {key.split()[0]}", text)
     if hogs:
         detail = run(f"lm-task {hogs[0]}")
         check(PLACE[part] in detail and "vruntime" not in detail,

@@ -62,13 +62,19 @@ def policy_name(task):
     return enum_names("SCHED_NORMAL", "SCHED_").get(int(task["policy"]), str(int(task["policy"])))
 
 
-def tree_key(task, cfs):
-    """A queued CFS task's timeline key (its vruntime), '-' for the others.
+def tree_key(task, normal):
+    """What the normal class orders a queued task of its own by, '-' for the others.
 
-    Off the queue (asleep) a vruntime is kept relative to the fair_clock
-    it left (sched/fair.c), so it is no place on any timeline. cfs: the
-    normal class is CFS; SD and O(1) have no key (lm-tree shows their lists)."""
-    return ms(task["se"]["vruntime"]) if cfs and is_normal(task) and task["on_rq"] else "-"
+    CFS: its place on the timeline (vruntime, ms). Off the queue (asleep) a
+    vruntime is kept relative to the fair_clock it left (sched/fair.c), so
+    it is no place on any timeline. SD: the slot (priority level) it is
+    queued at; O(1): its dynamic priority. The smallest runs next."""
+    if not (is_normal(task) and task["on_rq"]):
+        return "-"
+    if normal == "fair":
+        return ms(task["se"]["vruntime"])
+    return {"sd": lambda: f"slot {int(task['sd']['slot'])}",
+            "o1": lambda: f"prio {int(task['o1']['prio'])}"}.get(normal, lambda: "-")()
 
 
 def sd_place(t):
@@ -113,23 +119,24 @@ class LmTasks(gdb.Command):
     """List every task: pid, name, state, CPU, class/policy, nice, key, runtime.
 
 Usage: lm-tasks
-'>' marks a task some CPU is running now. KEY is a queued CFS task's place on
-its runqueue's timeline (vruntime, ms): the smallest runs next. Under sched=sd
-or sched=o1 there is no key ('-'): lm-tree shows their lists. Times in ms."""
+'>' marks a task some CPU is running now. KEY is what the normal class orders
+a queued task by, the smallest first: under CFS its place on its runqueue's
+timeline (vruntime, ms), under sched=sd its slot, under sched=o1 its dynamic
+priority (lm-tree shows their lists). Times in ms."""
 
     def __init__(self):
         super().__init__("lm-tasks", gdb.COMMAND_DATA)
 
     def invoke(self, arg, from_tty):
         rows = list(all_tasks())
-        cfs = normal_name() == "fair"
+        normal = normal_name()
         gdb.write(f"  {'PID':>4} {'NAME':<15} {'STATE':<8} {'CPU':>3} {'CLASS/POLICY':<13} "
-                  f"{'NICE':>4} {'PRIO':>4} {'KEY(ms)':>16} {'EXEC(ms)':>16}\n")
+                  f"{'NICE':>4} {'PRIO':>4} {'KEY':>16} {'EXEC(ms)':>16}\n")
         for t in rows:
             cls = f"{t['sched_class']['name'].string()}/{policy_name(t)}"
             gdb.write(f"{'>' if running_on_cpu(t) else ' '} {int(t['pid']):>4} {task_name(t):<15} "
                       f"{state_name(t):<8} {int(t['cpu']):>3} {cls:<13} "
-                      f"{int(t['nice']):>4} {int(t['prio']):>4} {tree_key(t, cfs):>16} "
+                      f"{int(t['nice']):>4} {int(t['prio']):>4} {tree_key(t, normal):>16} "
                       f"{ms(t['se']['sum_exec_runtime']):>16}\n")
         gdb.write(f"{len(rows)} tasks ({len(rows) - sum(1 for _ in idle_tasks())} on the task "
                   f"list, tasks_alive() = {int(symbol('alive'))})\n")
