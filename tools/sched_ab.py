@@ -150,7 +150,10 @@ def verdict(row, cols):
 
 
 def linux_cell(row, linux):
-    """A Linux column's cell: measured by the peer, or 6.1's reference figure."""
+    """A Linux column's cell: measured by the peer, or 6.1's reference figure;
+    none for leftmost's own kernel test."""
+    if row.name == "sched_cost":
+        return "— (a leftmost ktest)"
     if linux is not None:
         return cell(linux[row.id])
     return bench.linux_text(row, None).replace(" (reference)", " (ref.)")

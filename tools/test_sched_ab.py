@@ -190,6 +190,8 @@ class Main(unittest.TestCase):
         self.assertIn("o1 starves: top 4 of 200 got up to 100% (fair 2.0%)", md)
         self.assertIn("| hackbench, 400 tasks, ms | time_ms | report | missing [0/3] | missing [0/1] | — | "
                       "no figures |", md)
+        self.assertIn("| sched_cost ktest, pick at 10,000 / at 10 | ratio | <= 3 | ", md)
+        self.assertIn(" | — (a leftmost ktest) | ", md)
         lines = [r for r in results.parse(out) if r["name"] == "sched_ab"]
         self.assertEqual(len(lines), 2 * len(sched_ab.ROWS))
         cell = next(r for r in lines if r["sched"] == "cfs" and r["figure"] == "fairness_4hogs")
