@@ -379,6 +379,8 @@ void finish_task_switch(struct task *prev)
 	bool dead = left_for_good(prev), moving = prev->in_transit;
 	__atomic_store_n(&prev->on_cpu, false, __ATOMIC_RELEASE);
 	rq_unlock(rq);
+	if (dead && prev->sched_class->task_dead)
+		prev->sched_class->task_dead(prev);
 	if (dead)
 		sched_task_dead(prev);
 	else if (moving)

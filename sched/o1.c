@@ -20,12 +20,15 @@
  * before every expired task. Only EXPIRED_STARVING (the oldest expired
  * task has waited STARVATION_LIMIT per runnable task) stops that.
  *
+ * A child that ends within its first timeslice gives the rest back to its
+ * parent (sched_exit, through the task_dead method).
+ *
  * Where leftmost differs from 2.6.12 (docs/decisions.md): every wake-up
  * counts as made by a task (activated = 1: 30% of the wait on the queue is
  * credited), as the platform does not tell interrupt wake-ups apart; every
  * sleep is interruptible; and the clock is one ns counter for all CPUs.
  */
-#include "sched/sched.h"
+#include "sched/core.h"             /* task_rq_lock, for sched_exit */
 #include "sched/o1.h"
 #include "sched/debug.h"
 #include "sched/trace.h"
@@ -38,6 +41,7 @@
 #define ON_RUNQUEUE_WEIGHT  30
 #define CHILD_PENALTY       95
 #define PARENT_PENALTY      100
+#define EXIT_WEIGHT         3
 #define PRIO_BONUS_RATIO    25
 #define MAX_BONUS           (40 * PRIO_BONUS_RATIO / 100)             /* 10 */
 #define INTERACTIVE_DELTA   2
@@ -185,6 +189,8 @@ static void task_new_o1(struct rq *rq, struct task *p)
 		     parent->o1.time_slice > 1;
 	p->o1.timestamp = rq->clock;
 	p->o1.time_slice = task_timeslice(p);
+	p->o1.parent_pid = parent->pid;
+	p->o1.first_time_slice = split;
 	if (split) {
 		update_curr(rq, parent);
 		p->o1.time_slice = (parent->o1.time_slice + 1) / 2;
@@ -202,6 +208,30 @@ static void task_new_o1(struct rq *rq, struct task *p)
 		enqueue(o1, p, false);
 	}
 	o1->nr_running++;
+}
+
+/*
+ * sched_exit: a child that ends still on the slice its parent split with
+ * it gives the rest back, if the two share a CPU (up to a full timeslice),
+ * so that forking short-lived children costs a parent nothing; and a child
+ * that ran more than it slept drags its parent's sleep_avg down with it.
+ */
+static void task_dead_o1(struct task *p)
+{
+	struct task *parent = p->o1.parent_pid ? sched_task_get(p->o1.parent_pid) : NULL;
+	if (!parent)
+		return;                             /* gone before it */
+	uint64_t flags;
+	struct rq *rq = task_rq_lock(parent, &flags);
+	if (parent->sched_class == &o1_sched_class) {
+		if (p->o1.first_time_slice && p->cpu == parent->cpu)
+			parent->o1.time_slice = MIN(parent->o1.time_slice + p->o1.time_slice, task_timeslice(p));
+		if (p->o1.sleep_avg < parent->o1.sleep_avg)
+			parent->o1.sleep_avg = parent->o1.sleep_avg / (EXIT_WEIGHT + 1) * EXIT_WEIGHT +
+					       p->o1.sleep_avg / (EXIT_WEIGHT + 1);
+	}
+	task_rq_unlock(rq, flags);
+	sched_task_put(parent);
 }
 
 /* New, or its nice level or policy changed (it is off the queue). */
@@ -230,6 +260,7 @@ static void task_tick_o1(struct rq *rq, struct task *p)
 		trace_sched(TRACE_TICK_PREEMPT, rq->clock, p, NULL, 0, TRACE_TICK_SLICE);
 		p->o1.prio = effective_prio(p);
 		p->o1.time_slice = task_timeslice(p);
+		p->o1.first_time_slice = false;
 		if (!o1->expired_timestamp)
 			o1->expired_timestamp = rq->clock;
 		bool reinsert = TASK_INTERACTIVE(p) && !expired_starving(rq, p);
@@ -376,6 +407,7 @@ const struct sched_class o1_sched_class = {
 	.set_curr_task      = set_curr_task_o1,
 	.init_rq            = init_rq_o1,
 	.get_rr_interval    = get_rr_interval_o1,
+	.task_dead          = task_dead_o1,
 	.debug_rq           = debug_rq_o1,
 	.debug_task         = debug_task_o1,
 	.debug_task_header  = "  prio   slice-left    sleep-avg",

@@ -187,6 +187,13 @@ struct sched_class {
 	uint64_t (*get_rr_interval)(struct rq *rq, struct task *p);
 
 	/*
+	 * Added to the seed's list, for O(1)'s sched_exit (the 2.6 kernels before
+	 * CFS had it in the core): p has switched away for the last time, dead.
+	 * Called with no lock held, before p is freed. NULL: nothing to do.
+	 */
+	void (*task_dead)(struct task *p);
+
+	/*
 	 * Added for /proc/sched_debug (sched/debug.c), which knows no class's
 	 * part of a runqueue: debug_rq writes that part as "  .name : value"
 	 * lines, each ending in a newline; debug_task writes what a task's row

@@ -302,6 +302,36 @@ TEST(classes_fork_runs_the_child_first_or_splits_the_slice)
 	}
 }
 
+/* O(1)'s sched_exit: a child that ends on the slice its parent split with
+ * it gives back what it did not use, so a fork and a quick exit cost the
+ * parent only what the child ran. A child that used up its first slice
+ * gives nothing back. */
+TEST(o1_a_child_that_ends_early_gives_its_slice_back)
+{
+	sim_reset_sched(1, 1000, "o1");
+	struct sim_task *parent = start("parent", 0, 0, 0);
+	sim_run(2500 * 1000);
+	sim_run_through_tick(0);
+	uint64_t before = parent->task.o1.time_slice, ran = sim_runtime(parent);
+	struct sim_task *child = start("child", 0, 0, 0);
+	sim_run(1);
+	sim_run(300 * 1000);                           /* the child runs first, 0.3 ms */
+	EXPECT_EQ_PTR(sim_rq(0)->curr, &child->task);
+	sim_exit(child);
+	EXPECT_EQ_PTR(sim_rq(0)->curr, &parent->task);
+	EXPECT_EQ_UINT(parent->task.o1.time_slice + (sim_runtime(parent) - ran) + sim_runtime(child), before);
+
+	struct sim_task *hog = start("hog", 0, 0, 0);
+	sim_run(200 * SIM_MS);                         /* its first slice runs out */
+	uint64_t left = parent->task.o1.time_slice;
+	EXPECT(!hog->task.o1.first_time_slice);
+	while (sim_rq(0)->curr != &hog->task)
+		sim_run(SIM_MS);
+	left = parent->task.o1.time_slice;
+	sim_exit(hog);
+	EXPECT_EQ_UINT(parent->task.o1.time_slice, left);
+}
+
 /* Many kinds of task on 4 CPUs, with balancing, affinity and renicing:
  * every class keeps its counts and queues consistent and loses no task. */
 TEST(classes_stay_consistent_through_a_busy_smp_mix)

@@ -414,6 +414,15 @@ void sim_start(struct sim_task *t, int on_cpu)
 	sched_irq_restore(flags);
 }
 
+void sim_exit(struct sim_task *t)
+{
+	sim_on_cpu(t->task.cpu);
+	if (current[t->task.cpu] != &t->task)
+		test_fail(__FILE__, __LINE__, "sim_exit: %s is not running", t->task.name);
+	set_task_state(&t->task, TASK_DEAD);
+	schedule();
+}
+
 void sim_ring(struct sim_task **t, int n, int on_cpu)
 {
 	for (int i = 0; i < n; i++) {

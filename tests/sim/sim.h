@@ -60,6 +60,7 @@ uint64_t sim_latency_percentile(const struct sim_task *t, double pct);
 void sim_set_policy(struct sim_task *t, int policy, int rt_priority, int nice);
 void sim_set_affinity(struct sim_task *t, cpumask_t mask);
 void sim_start(struct sim_task *t, int on_cpu);   /* as if created by a task on on_cpu */
+void sim_exit(struct sim_task *t);                /* it is running: it ends, for good */
 /* Start n tasks as a ring passing one token (ring-test): each runs run_ns
  * when it gets the token, then wakes the next and sleeps. */
 void sim_ring(struct sim_task **t, int n, int on_cpu);
