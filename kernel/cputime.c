@@ -4,15 +4,15 @@
 #include "sched/api.h"
 #include "sched/platform.h"
 
-void cputime_tick(bool from_user)
+void cputime_tick(bool from_user, uint64_t periods)
 {
 	struct task *me = sched_current();
 	struct cpu *cpu = this_cpu();
 	if (task_is_idle(me))
 		return;
-	__atomic_fetch_add(from_user ? &me->user_ticks : &me->system_ticks, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(from_user ? &me->user_ticks : &me->system_ticks, periods, __ATOMIC_RELAXED);
 	uint64_t *cpu_ticks = !from_user ? &cpu->system_ticks : me->nice > 0 ? &cpu->nice_ticks : &cpu->user_ticks;
-	__atomic_fetch_add(cpu_ticks, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(cpu_ticks, periods, __ATOMIC_RELAXED);
 }
 
 /* total * part / whole, without 128-bit division (there is none in a

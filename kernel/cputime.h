@@ -23,8 +23,12 @@ struct cputime {
 	uint64_t user_ns, system_ns;
 };
 
-/* The tick found the running task in ring 3 (from_user) or in the kernel. */
-void cputime_tick(bool from_user);
+/* The tick found the running task in ring 3 (from_user) or in the kernel,
+ * and `periods` tick periods have passed since the last (more than 1: the
+ * tick came late, the host having run this virtual CPU late). All of them
+ * count, so that /proc/stat's busy time is not lost to late ticks, and the
+ * idle time, the rest, is not overstated. */
+void cputime_tick(bool from_user, uint64_t periods);
 
 /* p's CPU time so far, split. Each part only grows from one call to the
  * next, as on Linux: a new sample may not take back what was told. */

@@ -32,15 +32,16 @@ static struct cpu_tick cpu_ticks[MAX_CPUS];
 /*
  * Every 1/hz on every CPU that is not idle. A tick that comes late (the host
  * did not run this virtual CPU for a while) counts the periods that passed,
- * like Linux's jiffies, and runs the scheduler once: replaying each missed
- * tick could keep a slow CPU in this handler for good.
+ * like Linux's jiffies, in the CPU's ticks and its busy time too, and runs
+ * the scheduler once: replaying each missed tick could keep a slow CPU in
+ * this handler for good.
  */
 static void tick(struct timer *t)
 {
 	uint64_t period = tick_period_ns(), now = clock_ns();
 	uint64_t periods = 1 + (now - t->expires) / period;
 	__atomic_fetch_add(&this_cpu()->ticks, periods, __ATOMIC_RELAXED);
-	cputime_tick(this_cpu()->irq_from_user);
+	cputime_tick(this_cpu()->irq_from_user, periods);
 	loadavg_tick(now);
 	timer_start(t, t->expires + periods * period);
 	scheduler_tick();
