@@ -9,6 +9,7 @@
  * make a task runnable here (nohz: kernel/tick.c). */
 void irq_enter(bool from_user)
 {
+	this_cpu()->in_irq = true;
 	this_cpu()->irq_from_user = from_user;
 	tick_restart();
 }
@@ -18,6 +19,7 @@ void irq_enter(bool from_user)
 void irq_exit(bool interrupted_irqs_on)
 {
 	this_cpu()->irq_from_user = false;
+	this_cpu()->in_irq = false;
 	if (interrupted_irqs_on)
 		preempt_schedule_irq();
 }

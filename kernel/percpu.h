@@ -20,6 +20,7 @@ struct cpu {
 	uint32_t apic_id;
 	bool online;                  /* set once by the CPU itself (cpu_set_online); read with cpu_online() */
 	uint64_t ticks;               /* timer interrupts taken: written by the CPU itself, atomic */
+	bool in_irq;                  /* it is handling an interrupt (kernel/irq.c): only the CPU itself */
 	bool irq_from_user;           /* the interrupt it handles came from ring 3 (kernel/irq.c):
 	                                 where the tick samples the running task (kernel/cputime.h) */
 	uint64_t user_ticks, nice_ticks, system_ticks;   /* ticks that found a task running in ring 3

@@ -19,6 +19,7 @@ int sched_this_cpu(void) { return this_cpu()->id; }
 int sched_nr_cpus(void) { return nr_cpus; }
 bool sched_cpu_online(int cpu) { return cpu >= 0 && cpu < nr_cpus && cpu_online(cpu); }
 bool sched_irqs_enabled(void) { return irqs_enabled(); }
+bool sched_in_interrupt(void) { return this_cpu()->in_irq; }
 uint64_t sched_irq_save(void) { return irq_save(); }
 void sched_irq_restore(uint64_t flags) { irq_restore(flags); }
 void sched_cpu_relax(void) { cpu_relax(); }

@@ -23,10 +23,12 @@
  * A child that ends within its first timeslice gives the rest back to its
  * parent (sched_exit, through the task_dead method).
  *
- * Where leftmost differs from 2.6.12 (docs/decisions.md): every wake-up
- * counts as made by a task (activated = 1: 30% of the wait on the queue is
- * credited), as the platform does not tell interrupt wake-ups apart; every
- * sleep is interruptible; and the clock is one ns counter for all CPUs.
+ * A task woken by an interrupt (a timer's expiry: the end of a sleep) has
+ * its whole wait on the queue credited as sleep (activated = 2), one woken
+ * by another task 30% of it (activated = 1).
+ *
+ * Where leftmost differs from 2.6.12 (docs/decisions.md): every sleep is
+ * interruptible; and the clock is one ns counter for all CPUs.
  */
 #include "sched/core.h"             /* task_rq_lock, for sched_exit */
 #include "sched/o1.h"
@@ -150,7 +152,7 @@ static void enqueue_task_o1(struct rq *rq, struct task *p, int flags)
 	bool expired = p->o1.expired;
 	if (flags & ENQUEUE_WAKEUP) {
 		p->o1.prio = recalc_task_prio(p, rq->clock);
-		p->o1.activated = 1;
+		p->o1.activated = sched_in_interrupt() ? 2 : 1;
 		p->o1.timestamp = rq->clock;
 		expired = false;
 	}
@@ -309,7 +311,9 @@ static struct task *pick_next_task_o1(struct rq *rq)
 	struct task *p = task_of(o1->active->queue[prio_array_first(o1->active, 0)].next);
 	if (p->o1.activated > 0 && p->policy == SCHED_NORMAL) {
 		uint64_t waited = rq->clock > p->o1.timestamp ? rq->clock - p->o1.timestamp : 0;
-		int prio = recalc_task_prio(p, p->o1.timestamp + waited * ON_RUNQUEUE_WEIGHT / 100);
+		if (p->o1.activated == 1)
+			waited = waited * ON_RUNQUEUE_WEIGHT / 100;
+		int prio = recalc_task_prio(p, p->o1.timestamp + waited);
 		if (prio != p->o1.prio) {
 			dequeue(o1, p);
 			p->o1.prio = prio;

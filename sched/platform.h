@@ -31,6 +31,7 @@ void sched_send_resched(int cpu);         /* interrupt cpu so it reschedules */
 struct task *sched_switch_to(struct task *prev, struct task *next);
 
 bool sched_irqs_enabled(void);            /* may this CPU be interrupted now? */
+bool sched_in_interrupt(void);            /* is this CPU handling an interrupt (a timer's expiry, an IPI)? */
 uint64_t sched_irq_save(void);            /* interrupts off; returns the old state */
 void sched_irq_restore(uint64_t flags);
 void sched_cpu_relax(void);               /* in a spin-wait loop */

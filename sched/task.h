@@ -90,7 +90,8 @@ struct o1_entity {
 	uint64_t time_slice;              /* ns left of its timeslice */
 	uint64_t sleep_avg;               /* ns: sleep credited, run time debited; 0..MAX_SLEEP_AVG */
 	uint64_t timestamp;               /* rq clock when it last slept, woke or was switched */
-	int activated;                    /* woken and not yet run: its wait on the queue counts as sleep */
+	int activated;                    /* woken and not yet run, by a task (1) or an interrupt (2):
+	                                     30% or all of its wait on the queue counts as sleep */
 	int parent_pid;                   /* the task that created it (0: none), for sched_exit */
 	bool first_time_slice;            /* still on the slice its parent split with it */
 };

@@ -332,6 +332,28 @@ TEST(o1_a_child_that_ends_early_gives_its_slice_back)
 	EXPECT_EQ_UINT(parent->task.o1.time_slice, left);
 }
 
+/* O(1) credits a task woken by an interrupt (its sleep's timer) with all
+ * of its wait on the queue as sleep, one woken by another task with 30%
+ * (2.6's activated 2 and 1). An RT hog keeps both queued, so the mark can
+ * be seen before the pick uses it. */
+TEST(o1_tells_an_interrupt_wakeup_from_a_task_wakeup)
+{
+	sim_reset_sched(1, 1000, "o1");
+	struct sim_task *timed = start("timed", SIM_MS, 20 * SIM_MS, 0);
+	struct sim_task *woken = start("woken", SIM_MS, SIM_S, 0);
+	sim_run(5 * SIM_MS);                           /* both ran their 1 ms and sleep */
+	struct sim_task *rt = sim_task("rt", 0, 0);
+	sim_set_policy(rt, SCHED_FIFO, 10, 0);
+	sim_start(rt, 0);
+	sim_run(30 * SIM_MS);                          /* the timer woke `timed` */
+	EXPECT(timed->task.on_rq);
+	EXPECT_EQ_INT(timed->task.o1.activated, 2);
+	sim_on_cpu(0);                                 /* a task wakes `woken` */
+	timer_cancel(&woken->wake_timer);
+	wake_up_process(&woken->task);
+	EXPECT_EQ_INT(woken->task.o1.activated, 1);
+}
+
 /* Many kinds of task on 4 CPUs, with balancing, affinity and renicing:
  * every class keeps its counts and queues consistent and loses no task. */
 TEST(classes_stay_consistent_through_a_busy_smp_mix)

@@ -141,17 +141,16 @@ static void handle_exception(struct trap_frame *f)
 static void handle_interrupt(struct trap_frame *f)
 {
 	irq_enter(f->cs & 3);            /* every interrupt, spurious ones too */
-	if (f->vector >= VEC_LEGACY_PIC && f->vector < VEC_LEGACY_PIC + 16)
-		return;                    /* spurious from the masked 8259: no EOI */
-	if (f->vector == VEC_SPURIOUS)
-		return;                    /* the LAPIC's spurious vector takes no EOI either */
-
-	irq_handler_fn handler = irq_handlers[f->vector];
-	if (handler)
-		handler(f);
-	else
-		pr_warn("interrupt on unexpected vector 0x%llx: ignored", (unsigned long long)f->vector);
-	lapic_eoi();
+	/* Spurious: from the masked 8259, or the LAPIC's spurious vector; neither takes an EOI. */
+	bool spurious = (f->vector >= VEC_LEGACY_PIC && f->vector < VEC_LEGACY_PIC + 16) || f->vector == VEC_SPURIOUS;
+	if (!spurious) {
+		irq_handler_fn handler = irq_handlers[f->vector];
+		if (handler)
+			handler(f);
+		else
+			pr_warn("interrupt on unexpected vector 0x%llx: ignored", (unsigned long long)f->vector);
+		lapic_eoi();
+	}
 	irq_exit(f->rflags & RFLAGS_IF);
 }
 

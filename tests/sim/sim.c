@@ -20,6 +20,7 @@ static struct task idle_tasks[SCHED_MAX_CPUS];
 static uint64_t next_tick[SCHED_MAX_CPUS];
 static int switches[SCHED_MAX_CPUS];
 static bool irqs_off[SCHED_MAX_CPUS];
+static bool in_irq[SCHED_MAX_CPUS];         /* running a timer's or a tick's handler */
 static bool nohz;
 static bool lost_task_reported;
 /* The ring's members without the token wait on the ring, as on a wait queue. */
@@ -45,6 +46,7 @@ bool sched_cpu_online(int cpu) { return cpu >= 0 && cpu < ncpus; }
 /* Interrupts are modelled as a flag per CPU, so that code which must act
  * when they come back on (a pending reschedule) is seen to do so. */
 bool sched_irqs_enabled(void) { return !irqs_off[this_cpu_id]; }
+bool sched_in_interrupt(void) { return in_irq[this_cpu_id]; }
 
 uint64_t sched_irq_save(void)
 {
@@ -314,6 +316,7 @@ void sim_reset_sched(int cpus, int ticks_per_second, const char *sched)
 	busy_lock = NULL;
 	list_init(&ring_waiters);
 	memset(irqs_off, 0, sizeof(irqs_off));
+	memset(in_irq, 0, sizeof(in_irq));
 	now = 1 * SIM_S;                  /* not 0: 0 means "never" in some fields */
 	ntasks = ntimers = 0;
 	memset(tasks, 0, sizeof(tasks));
@@ -488,7 +491,9 @@ static bool bursting(int cpu)
 static void in_interrupt(void (*fn)(struct timer *t), struct timer *t)
 {
 	uint64_t flags = sched_irq_save();
+	in_irq[this_cpu_id] = true;
 	fn(t);
+	in_irq[this_cpu_id] = false;
 	sched_irq_restore(flags);
 }
 
