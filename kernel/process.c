@@ -687,24 +687,22 @@ bool process_group_orphaned(int pgid)
 	return orphaned;
 }
 
-static bool group_has_stopped_locked(int pgid)
+/* Under the tree lock: if leaving's end orphans group pgid and a member
+ * is stopped, nobody is left who could continue it, so POSIX has each
+ * member sent SIGHUP, then SIGCONT. One walk tells both. */
+static void hang_up_if_orphaned(int pgid, struct process *leaving)
 {
-	assert_held(&tree.lock);
+	bool stopped = false;
 	struct list_node *n;
 	list_for_each(n, &all_processes) {
 		struct process *proc = list_entry(n, struct process, all);
-		if (proc->pgid == pgid && !proc->exited && __atomic_load_n(&proc->signals.stopped, __ATOMIC_RELAXED))
-			return true;
+		if (proc->pgid != pgid)
+			continue;
+		if (holds_group(proc, leaving))
+			return;                       /* not orphaned */
+		stopped |= !proc->exited && __atomic_load_n(&proc->signals.stopped, __ATOMIC_RELAXED);
 	}
-	return false;
-}
-
-/* Under the tree lock: if leaving's end orphans group pgid and a member
- * is stopped, nobody is left who could continue it, so POSIX has each
- * member sent SIGHUP, then SIGCONT. */
-static void hang_up_if_orphaned(int pgid, struct process *leaving)
-{
-	if (!group_orphaned_locked(pgid, leaving) || !group_has_stopped_locked(pgid))
+	if (!stopped)
 		return;
 	struct selection group = { ONE_GROUP, pgid };
 	const struct sig_info hup = { .signo = SIGHUP, .code = SI_KERNEL }, cont = { .signo = SIGCONT, .code = SI_KERNEL };

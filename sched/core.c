@@ -146,7 +146,6 @@ void sched_init_idle(struct task *idle, int cpu)
 	publish_curr(rq);
 	update_rq_clock(rq);
 	rq->last_schedule = rq->clock;
-	rq->ticks_since = 0;
 	spin_unlock_irqrestore(&rq->lock, flags);
 	sched_set_current(idle);
 }

@@ -130,15 +130,14 @@ int main(int argc, char **argv)
 	gate_init(&gate);
 	for (int i = 0; i < groups; i++)
 		spawn_group(&g, &gate);
-	uint64_t busy[2] = { 0 }, idle[2] = { 0 };
-	machine_cpu_ticks(&busy[0], &idle[0]);
-	uint64_t switched = context_switches(), start = now_ns();
+	struct machine_stat before = machine_stat_now();
+	uint64_t start = now_ns();
 	gate_open(&gate);
 	reap_all(processes);
 	uint64_t elapsed = now_ns() - start;
-	switched = context_switches() - switched;
-	machine_cpu_ticks(&busy[1], &idle[1]);
-	uint64_t all = busy[1] - busy[0] + idle[1] - idle[0];
+	struct machine_stat after = machine_stat_now();
+	uint64_t switched = after.switches - before.switches, idle = after.idle - before.idle;
+	uint64_t all = after.busy - before.busy + idle;
 	long messages = (long)groups * fds * fds * g.loops;
 
 	result_begin();
@@ -146,7 +145,7 @@ int main(int argc, char **argv)
 		   g.loops, params[DATASIZE].value, messages);
 	result_add("time_ms=%.1f via=pipe switches=%llu switches_per_message=%.2f idle_share=%.2f",
 		   (double)elapsed / 1e6, (unsigned long long)switched, (double)switched / (double)messages,
-		   all ? (double)(idle[1] - idle[0]) / (double)all : 0.0);
+		   all ? (double)idle / (double)all : 0.0);
 	result_end();
 	return 0;
 }

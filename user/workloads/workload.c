@@ -138,30 +138,23 @@ void burn_cpu_ns(uint64_t ns)
 		;
 }
 
-uint64_t context_switches(void)
+struct machine_stat machine_stat_now(void)
 {
+	struct machine_stat m = { 0, 0, 0 };
 	FILE *stat = fopen("/proc/stat", "r");
 	char line[256];
-	unsigned long long n = 0;
-	while (stat && fgets(line, sizeof(line), stat) && sscanf(line, "ctxt %llu", &n) != 1)
-		;
-	if (stat)
-		fclose(stat);
-	return n;
-}
-
-bool machine_cpu_ticks(uint64_t *busy, uint64_t *idle)
-{
-	FILE *stat = fopen("/proc/stat", "r");
-	unsigned long long user, nice, system, idle_ticks;
-	bool read = stat && fscanf(stat, "cpu %llu %llu %llu %llu", &user, &nice, &system, &idle_ticks) == 4;
-	if (stat)
-		fclose(stat);
-	if (read) {
-		*busy = user + nice + system;
-		*idle = idle_ticks;
+	unsigned long long user, nice, system, idle, ctxt;
+	while (stat && fgets(line, sizeof(line), stat)) {
+		if (strncmp(line, "cpu ", 4) == 0 && sscanf(line + 4, "%llu %llu %llu %llu", &user, &nice, &system, &idle) == 4) {
+			m.busy = user + nice + system;
+			m.idle = idle;
+		} else if (sscanf(line, "ctxt %llu", &ctxt) == 1) {
+			m.switches = ctxt;
+		}
 	}
-	return read;
+	if (stat)
+		fclose(stat);
+	return m;
 }
 
 int online_cpus(void)

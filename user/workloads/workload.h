@@ -50,12 +50,13 @@ uint64_t process_cpu_ns(pid_t pid);           /* any process's, by its CPU clock
 /* Compute until the caller has had ns more CPU time: time spent waiting for
  * the CPU does not count, so the work is the same on a busy CPU. */
 void burn_cpu_ns(uint64_t ns);
-/* Task switches on every CPU since boot: /proc/stat's ctxt, as Linux and
- * leftmost both give it; 0 if it cannot be read. */
-uint64_t context_switches(void);
-/* The machine's CPU time so far, all CPUs', from /proc/stat's first line,
- * in its ticks: busy (user, nice, system) and idle; false if unreadable. */
-bool machine_cpu_ticks(uint64_t *busy, uint64_t *idle);
+/* The machine's figures so far, from /proc/stat (Linux and leftmost give
+ * them alike; 0 where it cannot be read): all CPUs' busy (user, nice,
+ * system) and idle time in its clock ticks, and task switches (ctxt). */
+struct machine_stat {
+	uint64_t busy, idle, switches;
+};
+struct machine_stat machine_stat_now(void);
 
 /* CPUs and priorities. cpu -1 means "leave it free" throughout. */
 #define MAX_CPU 1023                          /* the highest CPU a cpu_set_t names */
