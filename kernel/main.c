@@ -96,20 +96,22 @@ static void periodic_sched_debug(void *arg)
 }
 
 /* init=: the first program (Linux's name for it) runs to its end; true if
- * it could start (however it ended: a test may mean it to fail) and left the kernel's code as it found it (no program
- * should be able to change it: kernel/image_checksum.c). Words after the
- * path are its arguments: init="/bin/runlist /peer/spawn count=10". */
+ * it exited with status 0 and left the kernel's code as it found it (no
+ * program should be able to change it: kernel/image_checksum.c). The
+ * verdict is the boot's, so `make run` ends with the program's success or
+ * failure, as with run=. Words after the path are its arguments:
+ * init="/bin/runlist /peer/spawn count=10". */
 static bool run_init_program(char *line)
 {
 	uint64_t image_before = image_checksum();
-	bool ran = run_command("init", line) >= 0;
+	int status = run_command("init", line);
 	if (image_checksum() != image_before) {
 		pr_err("init: the kernel's code or read-only data changed while it ran");
 		return false;
 	}
 	pr_info("init: the kernel's code and read-only data are unchanged (checksum %016llx)",
 		(unsigned long long)image_before);
-	return ran;
+	return status == 0;
 }
 
 /* demo= is /bin/init's (user/bin/init.c reads it in /proc/cmdline); the

@@ -166,7 +166,7 @@ def parser(prog, description, epilog=None):
 
 # What a status means to someone at `make run` (0: ACPI power-off, or QEMU
 # quit with Ctrl-A X).
-MEANINGS = {FAIL: "the kernel reported a failure (a workload or test failed)",
+MEANINGS = {FAIL: "the kernel reported a failure (an init= program, a workload or a test failed)",
             PANIC: "the kernel panicked", TIMEOUT_STATUS: "the run timed out",
             130: "interrupted", 143: "terminated"}
 
