@@ -134,6 +134,8 @@ WORKLOADS   := $(patsubst user/workloads/%.c,$(BUILD)/user/workloads/%,$(filter-
 # user/tests/: programs that print one line per system-call case, run on
 # leftmost and on the host's Linux, whose outputs must match (/tests/NAME).
 USER_TESTS  := $(patsubst user/tests/%.c,$(BUILD)/user/tests/%,$(wildcard user/tests/*.c))
+# user/tests/*.sh: shell scripts that check the kernel alone (/tests/NAME.sh).
+USER_SCRIPTS := $(wildcard user/tests/*.sh)
 # user/bench/: a cost of the kernel's each (a system call, a pipe round trip,
 # a fork, a thread), one RESULT line, the same binary on leftmost and on
 # Linux (make bench; docs/userspace.md), as /bench/NAME.
@@ -207,10 +209,10 @@ $(PROGS_LIST): FORCE
 	@mkdir -p $(dir $@)
 	@echo '$(abspath $(PROGS))' | cmp -s - $@ 2>/dev/null || echo '$(abspath $(PROGS))' > $@
 
-$(INITRD): $(USER_BINS) $(WORKLOADS) $(USER_TESTS) $(USER_BENCH) $(PEER_BINS) $(PROGS) $(PROGS_LIST) tools/mkcpio.py
+$(INITRD): $(USER_BINS) $(WORKLOADS) $(USER_TESTS) $(USER_SCRIPTS) $(USER_BENCH) $(PEER_BINS) $(PROGS) $(PROGS_LIST) tools/mkcpio.py
 	$(call msg,CPIO,$@)
 	$(Q)$(PYTHON) tools/mkcpio.py $@ $(foreach b,$(USER_BINS) $(WORKLOADS),bin/$(notdir $(b))=$(b)) \
-		$(foreach b,$(USER_TESTS),tests/$(notdir $(b))=$(b)) $(foreach b,$(USER_BENCH),bench/$(notdir $(b))=$(b)) \
+		$(foreach b,$(USER_TESTS) $(USER_SCRIPTS),tests/$(notdir $(b))=$(b)) $(foreach b,$(USER_BENCH),bench/$(notdir $(b))=$(b)) \
 		$(foreach b,$(PEER_BINS),peer/$(notdir $(b))=$(b)) \
 		$(foreach b,$(PROGS),bin/$(notdir $(b))=$(abspath $(b)))
 

@@ -13,6 +13,11 @@
  * address space's lock, which mmap holds while it takes this one. The
  * read holds a reference to the page meanwhile, so a truncation cannot
  * free it under the copy.
+ *
+ * All files together may hold at most half of memory, tmpfs's default
+ * size: past it a write says ENOSPC. Without a bound, one `yes > file &`
+ * took every page, and from then on no program could start (execve said
+ * ENOMEM): a program may fill the file system, not the machine.
  */
 #include "kernel/ramfs_file.h"
 #include "kernel/ramfs.h"
@@ -27,6 +32,24 @@
 #include "lib/util.h"
 
 #define MIN_SLOTS 16
+
+static size_t pages_held;                 /* by every file, atomic */
+static size_t pages_allowed;              /* 0: half of memory; a test may set a bound */
+
+/* Count one more page of file data, if the bound allows it. */
+static bool charge_page(void)
+{
+	size_t limit = pages_allowed ? pages_allowed : pmm_total_pages() / 2;
+	if (__atomic_add_fetch(&pages_held, 1, __ATOMIC_RELAXED) <= limit)
+		return true;
+	__atomic_sub_fetch(&pages_held, 1, __ATOMIC_RELAXED);
+	return false;
+}
+
+static void uncharge_pages(size_t count)
+{
+	__atomic_sub_fetch(&pages_held, count, __ATOMIC_RELAXED);
+}
 
 /* Room in the array for pages [0, count): false when out of memory. */
 static bool reserve_slots(struct inode *inode, size_t count)
@@ -46,14 +69,18 @@ static bool reserve_slots(struct inode *inode, size_t count)
 }
 
 /* The page at index: NULL for a hole, unless allocate (then NULL only when
- * out of memory). Under the file's lock. */
+ * out of memory or past the files' bound). Under the file's lock. */
 static char *page_at(struct inode *inode, uint64_t index, bool allocate)
 {
 	char *page = index < inode->data.slots ? inode->data.pages[index] : NULL;
 	if (page || !allocate)
 		return page;
-	if (!reserve_slots(inode, index + 1) || !(page = page_alloc()))
+	if (!reserve_slots(inode, index + 1) || !charge_page())
 		return NULL;
+	if (!(page = page_alloc())) {
+		uncharge_pages(1);
+		return NULL;
+	}
 	inode->data.pages[index] = page;
 	inode->data.held++;
 	return page;
@@ -126,6 +153,7 @@ int ramfs_file_truncate(struct inode *inode, uint64_t size)
 			page_put(inode->data.pages[i]);
 			inode->data.pages[i] = NULL;
 			inode->data.held--;
+			uncharge_pages(1);
 		}
 	}
 	uint64_t shorter = MIN(size, inode->data.size);
@@ -162,6 +190,7 @@ void ramfs_file_free(struct inode *inode)
 	for (size_t i = 0; i < inode->data.slots; i++)
 		if (inode->data.pages[i])
 			page_put(inode->data.pages[i]);
+	uncharge_pages(inode->data.held);
 	kfree(inode->data.pages);
 }
 
@@ -242,6 +271,27 @@ KTEST(ramfs_file, truncation_frees_pages_and_zeros_what_it_cut)
 	KEXPECT_EQ(t, ramfs_file_truncate(inode, RAMFS_FILE_MAX + 1), -EFBIG);
 	KEXPECT_EQ(t, write_at(inode, RAMFS_FILE_MAX, "x"), -EFBIG);
 	inode_put(inode);
+}
+
+KTEST(ramfs_file, files_together_hold_at_most_their_bound)
+{
+	struct inode *a = inode_create(S_IFREG | 0644), *b = inode_create(S_IFREG | 0644);
+	KASSERT(t, a && b);
+	pages_allowed = __atomic_load_n(&pages_held, __ATOMIC_RELAXED) + 3;   /* room for 3 more pages */
+	static char block[2 * PAGE_SIZE];
+	struct io_cursor c;
+	uint64_t pos = 0;
+	io_cursor_kernel(&c, block, sizeof(block));
+	KEXPECT_EQ(t, ramfs_file_write(a, &c, &pos, false), 2 * PAGE_SIZE);
+	pos = 0;
+	io_cursor_kernel(&c, block, sizeof(block));
+	KEXPECT_EQ(t, ramfs_file_write(b, &c, &pos, false), PAGE_SIZE);   /* short: the bound */
+	KEXPECT_EQ(t, write_at(b, PAGE_SIZE, "x"), -ENOSPC);
+	KEXPECT_EQ(t, ramfs_file_truncate(a, 0), 0);                       /* gives its two back */
+	KEXPECT_EQ(t, write_at(b, PAGE_SIZE, "x"), 1);
+	inode_put(a);
+	inode_put(b);
+	pages_allowed = 0;
 }
 
 KTEST(ramfs_file, mappings_get_the_files_pages_or_their_own_past_the_end)

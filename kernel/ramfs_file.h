@@ -17,7 +17,7 @@ extern const struct file_ops ramfs_file_ops;
 
 /* As the file ops (kernel/file.h), on the inode: the bytes moved, or an
  * error if none did. A write at *pos, or at the end if append; -ENOSPC
- * when memory runs out, as tmpfs says. */
+ * when memory runs out or the files already hold half of it, as tmpfs says. */
 long ramfs_file_read(struct inode *inode, struct io_cursor *to, uint64_t *pos);
 long ramfs_file_write(struct inode *inode, struct io_cursor *from, uint64_t *pos, bool append);
 /* ftruncate(): 0, -EFBIG, -ENOMEM. Past the end, a hole. */

@@ -1,24 +1,31 @@
 /*
- * fuzzlines [SECONDS [SEED]]: random input lines for the shell and random
+ * fuzzlines [SECONDS [SEED...]]: random input lines for the shell and random
  * writes to the scheduler's tunables, to find what a mistyped line or a
  * bad value can do that it should not: crash the shell, hang it, leave a
  * tunable at a value outside its range, or make the kernel warn.
  *
- * For SECONDS (default 20) it alternates:
+ * For SECONDS (default 20) per seed it alternates:
  *   - a line of shell words, operators, quotes and stray bytes (from a
  *     seeded generator), run as `sh -c LINE` with its input from
  *     /dev/null and its output thrown away, in /tmp/fuzzlines; the shell
  *     may refuse the line (status 2) or run it, but must not die of a
  *     signal, and must end within 5 s (a line that runs `yes` for ever is
- *     stopped, and counted, not failed);
+ *     stopped, and counted, not failed). What the line started in the
+ *     background is stopped with it: it belongs to that line, and left
+ *     running it would make the next lines' outcome depend on timing;
  *   - a value written to a tunable of /proc/sys/kernel: a number in or out
  *     of range (decimal, or hex with 0x, as Linux reads it), or words;
  *     reading it back must give either what was written (the write said
  *     so) or what was there before (it said EINVAL).
  * Then the tunables get their first values back, `sh -c "echo alive"` must
- * print alive, and one line says what happened:
+ * print alive (through a pipe: the lines may have filled /tmp, which is
+ * no fault), and one line per seed says what happened:
  *
- *   RESULT name=fuzzlines seed=S lines=N refused=R timeouts=T shell_crashes=0 writes=W wrong_values=0
+ *   RESULT name=fuzzlines seed=S lines=N refused=R timeouts=T shell_crashes=0 writes=W wrong_values=0 tunables=K alive=1
+ *
+ * The lines depend only on the seed, so a seed replays its lines in order
+ * (how many fit in SECONDS varies a little). With no SEED it runs the seeds
+ * that once found a bug (known_seeds below), then one from the clock.
  *
  * Exit status 0 if nothing went wrong, 1 otherwise, 2 on bad arguments.
  * The lines cannot reach outside /tmp/fuzzlines: their paths are a fixed
@@ -42,6 +49,12 @@
 
 #define SYSCTL_DIR "/proc/sys/kernel"
 #define MAX_TUNABLES 64
+#define MAX_SEEDS 64
+
+/* Seeds that found a bug, replayed by every run without a SEED. */
+static const long known_seeds[] = {
+	1796514337,     /* `yes ... >> file &` filled memory through /tmp: a bound on files (kernel/ramfs_file.c) */
+};
 
 static uint64_t state;
 
@@ -92,28 +105,47 @@ static void random_line(char *line, size_t size)
 	}
 }
 
-/* Run `sh -c line` quietly: its wait status, or -1 if it outlived 5 s (then killed). */
-static int run_line(const char *line)
+/* Run `sh -c line` with its output to out: its wait status, or -1 if it
+ * outlived 5 s. Then its process group goes: the shell's children too. */
+static int run_line(const char *line, int out)
 {
 	pid_t pid = fork();
 	if (pid == 0) {
 		int null = open("/dev/null", O_RDWR);
 		dup2(null, 0);
-		dup2(null, 1);
+		dup2(out >= 0 ? out : null, 1);
 		dup2(null, 2);
-		setpgid(0, 0);                /* its own group: a timeout takes its children too */
+		setpgid(0, 0);                /* its own group, for the kill below */
 		execl("/bin/sh", "sh", "-c", line, (char *)NULL);
 		_exit(127);
 	}
+	setpgid(pid, pid);                    /* before the kill, whoever runs first */
+	int status = -1;
 	for (int tenths = 0; tenths < 50; tenths++) {
-		int status;
 		if (waitpid(pid, &status, WNOHANG) == pid)
-			return status;
+			break;
+		status = -1;
 		nanosleep(&(struct timespec){ 0, 100 * 1000 * 1000 }, NULL);
 	}
 	kill(-pid, SIGKILL);
-	waitpid(pid, NULL, 0);
-	return -1;
+	if (status == -1)
+		waitpid(pid, NULL, 0);
+	return status;
+}
+
+/* Does `sh -c "echo alive"` say alive? */
+static bool shell_answers(void)
+{
+	int p[2];
+	if (pipe(p) != 0)
+		return false;
+	bool ran = run_line("echo alive", p[1]) == 0;
+	close(p[1]);
+	char said[16];
+	ssize_t n = read(p[0], said, sizeof(said) - 1);
+	close(p[0]);
+	said[n > 0 ? n : 0] = '\0';
+	return ran && strcmp(said, "alive\n") == 0;
 }
 
 struct tunable {
@@ -184,30 +216,31 @@ static bool fuzz_tunable(const struct tunable *t)
 	return false;
 }
 
-int main(int argc, char **argv)
+/* The files the lines made in /tmp/fuzzlines go: each seed starts alike. */
+static void clear_scratch(void)
 {
-	static const char usage[] = "usage: fuzzlines [SECONDS [SEED]]\n";
-	long seconds = 20, seed = 0;
-	if (argc > 3 || (argc > 1 && !cmdline_number(argv[1], 1, 86400, &seconds)) ||
-	    (argc > 2 && !cmdline_number(argv[2], 0, 2147483647, &seed)))
-		cmdline_usage(usage, 2);
-	uint64_t first_state = seed ? (uint64_t)seed : (uint64_t)time(NULL) | 1;
-	state = first_state;
-	printf("fuzzlines: seed %llu, %ld s (again: /bin/fuzzlines %ld %llu)\n", (unsigned long long)first_state,
-	       seconds, seconds, (unsigned long long)first_state);
-	fflush(stdout);
-	mkdir("/tmp/fuzzlines", 0755);
-	if (chdir("/tmp/fuzzlines") != 0)
-		perror("fuzzlines: /tmp/fuzzlines");
+	DIR *dir = opendir(".");
+	struct dirent *e;
+	while (dir && (e = readdir(dir)))
+		if (e->d_name[0] != '.' || (e->d_name[1] && strcmp(e->d_name, "..") != 0))
+			unlink(e->d_name);
+	if (dir)
+		closedir(dir);
+}
 
-	static struct tunable tunables[MAX_TUNABLES];
-	int ntunables = find_tunables(tunables);
+/* SECONDS of lines and writes from seed; one RESULT line. True if all went well. */
+static bool fuzz(long seconds, long seed, struct tunable *tunables, int ntunables)
+{
+	clear_scratch();
+	state = (uint64_t)seed;
+	printf("fuzzlines: seed %ld, %ld s (again: /bin/fuzzlines %ld %ld)\n", seed, seconds, seconds, seed);
+	fflush(stdout);
 	long lines = 0, refused = 0, timeouts = 0, crashes = 0, writes = 0, wrong = 0;
 	time_t end = time(NULL) + seconds;
 	while (time(NULL) < end) {
 		char line[1024];
 		random_line(line, sizeof(line));
-		int status = run_line(line);
+		int status = run_line(line, -1);
 		lines++;
 		timeouts += status == -1;
 		refused += status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 2;
@@ -222,11 +255,37 @@ int main(int argc, char **argv)
 	}
 	for (int i = 0; i < ntunables; i++)
 		write_value(tunables[i].path, tunables[i].first);
-	bool alive = run_line("echo alive > /tmp/fuzzlines/alive") == 0;
-	char said[16];
-	alive = alive && read_value("/tmp/fuzzlines/alive", said, sizeof(said)) && strcmp(said, "alive\n") == 0;
-	printf("RESULT name=fuzzlines seed=%llu lines=%ld refused=%ld timeouts=%ld shell_crashes=%ld writes=%ld "
-	       "wrong_values=%ld tunables=%d alive=%d\n", (unsigned long long)first_state, lines, refused, timeouts,
-	       crashes, writes, wrong, ntunables, alive);
-	return crashes || wrong || !alive || ntunables == 0 ? 1 : 0;
+	bool alive = shell_answers();
+	printf("RESULT name=fuzzlines seed=%ld lines=%ld refused=%ld timeouts=%ld shell_crashes=%ld writes=%ld "
+	       "wrong_values=%ld tunables=%d alive=%d\n", seed, lines, refused, timeouts, crashes, writes, wrong,
+	       ntunables, alive);
+	fflush(stdout);
+	return !crashes && !wrong && alive;
+}
+
+int main(int argc, char **argv)
+{
+	static const char usage[] = "usage: fuzzlines [SECONDS [SEED...]]\n";
+	long seconds = 20, seeds[MAX_SEEDS];
+	int nseeds = 0;
+	if (argc > 2 + MAX_SEEDS || (argc > 1 && !cmdline_number(argv[1], 1, 86400, &seconds)))
+		cmdline_usage(usage, 2);
+	for (int i = 2; i < argc; i++)
+		if (!cmdline_number(argv[i], 1, 2147483647, &seeds[nseeds++]))
+			cmdline_usage(usage, 2);
+	if (nseeds == 0) {
+		for (size_t i = 0; i < sizeof(known_seeds) / sizeof(known_seeds[0]); i++)
+			seeds[nseeds++] = known_seeds[i];
+		seeds[nseeds++] = (long)((uint64_t)time(NULL) % 2147483647) | 1;
+	}
+	mkdir("/tmp/fuzzlines", 0755);
+	if (chdir("/tmp/fuzzlines") != 0)
+		perror("fuzzlines: /tmp/fuzzlines");
+
+	static struct tunable tunables[MAX_TUNABLES];
+	int ntunables = find_tunables(tunables);
+	bool ok = ntunables > 0;
+	for (int i = 0; i < nseeds; i++)
+		ok &= fuzz(seconds, seeds[i], tunables, ntunables);
+	return ok ? 0 : 1;
 }
