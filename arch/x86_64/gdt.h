@@ -9,7 +9,7 @@
 #define TSS_SEL    0x28
 
 /* Interrupt stack table slots (1-based, as the IDT gate names them). */
-enum { IST_DOUBLE_FAULT = 1, IST_NMI = 2, IST_MACHINE_CHECK = 3, IST_COUNT = 3 };
+enum { IST_DOUBLE_FAULT = 1, IST_NMI = 2, IST_MACHINE_CHECK = 3, IST_DEBUG = 4, IST_COUNT = 4 };
 #define IST_STACK_SIZE 8192
 
 struct tss {

@@ -27,6 +27,7 @@ static uint8_t ist_for_vector(int vector)
 	case VEC_DOUBLE_FAULT:  return IST_DOUBLE_FAULT;   /* e.g. a stack overflow */
 	case VEC_NMI:           return IST_NMI;            /* may arrive anywhere */
 	case VEC_MACHINE_CHECK: return IST_MACHINE_CHECK;
+	case VEC_DEBUG:         return IST_DEBUG;          /* may arrive on the user's stack: isr.asm */
 	default:                return 0;
 	}
 }

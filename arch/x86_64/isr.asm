@@ -7,7 +7,8 @@
 ; the user's while ring 3 runs: swapgs exchanges the two. isr_common swaps
 ; when the frame says it came from ring 3. The vectors that may arrive
 ; anywhere, NMI, double fault and machine check, go to isr_paranoid instead,
-; which asks the CPU which base GS holds (see there).
+; which asks the CPU which base GS holds (see there); so does a debug trap
+; taken in ring 0 (isr_debug).
 
 %include "arch/x86_64/trap_frame.inc"
 
@@ -28,6 +29,8 @@ isr_ %+ v:
 	push v
 %if IS_PARANOID(v)
 	jmp isr_paranoid
+%elif (v) == 1
+	jmp isr_debug
 %else
 	jmp isr_common
 %endif
@@ -69,6 +72,35 @@ return_to_user:
 global iretq_to_user
 iretq_to_user:
 	iretq
+
+; The debug trap (#DB) has an IST stack of its own, because a program can
+; make it arrive where no other stack is safe: a `syscall` made with the
+; trap flag set traps after the instruction, at syscall_entry's first, in
+; ring 0 with the user's rsp and GS (FMASK clears TF only for what
+; follows). That one is isr_paranoid's. From ring 3 the trap becomes a
+; SIGTRAP, whose delivery may sleep, which no task may do on this CPU's
+; IST stack: the CPU's frame (with the vector and error code) moves to
+; the top of the task's kernel stack, where an interrupt from ring 3 puts
+; it, and goes on as any trap from ring 3.
+isr_debug:
+	test byte [rsp + 24], 3           ; the CS the CPU pushed, above vector and error code
+	jz isr_paranoid
+	swapgs                            ; the kernel's GS, for a moment
+	push rax
+	push rcx
+	mov rax, [gs:KERNEL_STACK]
+	swapgs
+%assign i 6
+%rep 7                                    ; ss, rsp, rflags, cs, rip, error code, vector
+	mov rcx, [rsp + 16 + i * 8]
+	mov [rax - 56 + i * 8], rcx
+%assign i i - 1
+%endrep
+	sub rax, 56
+	xchg rax, [rsp + 8]               ; rax back, its slot now the new stack pointer
+	pop rcx
+	pop rsp
+	jmp isr_common
 
 ; NMI, double fault, machine check: they run on their own IST stacks and can
 ; arrive between any two instructions, also in the few at the system call's

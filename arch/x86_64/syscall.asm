@@ -14,8 +14,7 @@ bits 64
 section .text
 extern syscall_dispatch, return_to_user, syscall_exits_by_iretq
 
-KERNEL_STACK equ 8                    ; struct arch_cpu's fields (percpu.h): the top of the running
-USER_RSP     equ 16                   ; task's kernel stack, and the user's rsp while it is switched
+USER_RSP     equ 16                   ; struct arch_cpu's field (percpu.h): the user's rsp while it is switched
 USER_DS      equ 0x1b                 ; gdt.h
 USER_CS      equ 0x23
 VEC_SYSCALL  equ 0x100                ; trap.h: not a vector, a system call's frame

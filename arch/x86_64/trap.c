@@ -13,6 +13,7 @@
 #include "arch/x86_64/lapic.h"
 #include "arch/x86_64/percpu.h"
 #include "arch/x86_64/hooks.h"
+#include "arch/x86_64/user.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/ktest.h"
@@ -122,6 +123,8 @@ static void handle_exception(struct trap_frame *f)
 		pr_warn("NMI received (no reason known): ignored");
 		return;
 	}
+	if (f->vector == VEC_DEBUG && !(f->cs & 3) && f->rip == (uint64_t)syscall_entry)
+		return;   /* a program's single step carried into `syscall` (isr.asm): its SIGTRAP comes after the call */
 	if (f->rip == (uint64_t)iretq_to_user)
 		blame_program_for_iretq(f);
 	/* Read first: a fault while it is resolved (it may sleep) changes CR2. */

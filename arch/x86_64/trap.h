@@ -11,6 +11,7 @@ struct trap_frame {
 
 /* Interrupt vectors. IOAPIC lines go to IRQ_BASE + GSI. */
 enum {
+	VEC_DEBUG          = 1,
 	VEC_NMI            = 2,
 	VEC_BREAKPOINT     = 3,
 	VEC_OVERFLOW       = 4,

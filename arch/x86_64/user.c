@@ -38,8 +38,6 @@ _Static_assert(sizeof(struct user_regs) == sizeof(struct trap_frame) &&
 	       offsetof(struct user_regs, rip) == offsetof(struct trap_frame, rip),
 	       "struct user_regs is laid out as struct trap_frame");
 
-void syscall_entry(void);
-
 /* Set once by the boot CPU, before any other starts. smap_enabled is also
  * read by every kernel entry (CLEAR_AC in trap_frame.inc). */
 bool smap_enabled;

@@ -30,6 +30,8 @@ void arch_user_init_cpu(void);
 /* The stack top the CPU and the system call entry use when the running task
  * enters from ring 3 (TSS.RSP0 and syscall.asm's slot): on every task switch. */
 void arch_set_kernel_stack(uint64_t top);
+/* Where `syscall` enters the kernel (syscall.asm). */
+void syscall_entry(void);
 /* Into ring 3 at rip with stack rsp, all other registers 0, interrupts on.
  * Abandons the kernel stack: the caller's frames are overwritten. */
 void arch_enter_user(uint64_t rip, uint64_t rsp) __attribute__((noreturn));

@@ -570,8 +570,39 @@ static long munmap_everything(uint64_t unused)
 	return munmap(NULL, USER_TOP - PAGE);
 }
 
+/* A `syscall` made with the trap flag set: the CPU takes the single step's
+ * debug trap after the instruction, at the kernel's entry, in ring 0 but
+ * with the program's stack and GS. The kernel must pass over it; the
+ * program gets its SIGTRAP after the call returns. */
+static volatile sig_atomic_t traps;
+
+static void count_trap(int sig, siginfo_t *info, void *context)
+{
+	(void)sig;
+	(void)info;
+	traps++;
+	((ucontext_t *)context)->uc_mcontext.gregs[REG_EFL] &= ~0x100L;   /* stop stepping */
+}
+
+static long syscall_with_trap_flag(uint64_t unused)
+{
+	(void)unused;
+	struct sigaction sa = { .sa_sigaction = count_trap, .sa_flags = SA_SIGINFO };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTRAP, &sa, NULL);
+	long ret = SYS_getpid;
+	__asm__ volatile("pushf\n\torq $0x100, (%%rsp)\n\tpopf\n\tsyscall\n\tnop"
+			 : "+a"(ret) : : "rcx", "r11", "memory", "cc");
+	if (ret != getpid() || traps == 0) {
+		errno = ret != getpid() ? EIO : ENOENT;
+		return -1;
+	}
+	return 0;
+}
+
 static void edge_of_user_space(void)
 {
+	attempt("a system call with", "the trap flag set", syscall_with_trap_flag, 0);
 	attempt("mmap(FIXED) the last page below", "the first non-canonical address", mmap_fixed_at, USER_TOP - PAGE);
 	attempt("a syscall at the end of the page below", "that last page", on_a_heap_stack,
 		(uint64_t)syscall_at_the_edge);
