@@ -623,7 +623,10 @@ static void continue_if_sigcont(struct process *proc, int signal)
 }
 
 /* Under the tree lock: sig to each selected process but `skip`, from
- * `info` (kill()'s or the kernel's). 0, or -ESRCH if none was selected. */
+ * `info` (kill()'s or the kernel's). 0, or -ESRCH if none was selected.
+ * kill(-1, sig) also spares what the kernel started itself (init=,
+ * /bin/init, a run= program), as Linux spares init, process 1: a program
+ * may not take the machine's first program down with everything else. */
 static int send_to_selected(struct selection sel, const struct process *skip, const struct sig_info *info)
 {
 	assert_held(&tree.lock);
@@ -631,7 +634,7 @@ static int send_to_selected(struct selection sel, const struct process *skip, co
 	struct list_node *n;
 	list_for_each(n, &all_processes) {
 		struct process *proc = list_entry(n, struct process, all);
-		if (!selected(proc, sel) || proc == skip)
+		if (!selected(proc, sel) || proc == skip || (sel.which == ANY && !proc->parent && !proc->orphan))
 			continue;
 		ret = 0;                      /* signal 0 only asks whether it exists, as a zombie too */
 		if (info->signo && !proc->exited) {
