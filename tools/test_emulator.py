@@ -13,6 +13,7 @@ class RunStatus(unittest.TestCase):
         status, message = emulator.run_status(emulator.FAIL)
         self.assertEqual(status, 35)
         self.assertIn("failure", message)
+        self.assertIn("an init= program", message)        # init= passes its program's verdict on
         self.assertIn("panicked", emulator.run_status(emulator.PANIC)[1])
         self.assertIn("timed out", emulator.run_status(emulator.TIMEOUT_STATUS)[1])
         self.assertEqual(emulator.run_status(1), (1, "run: exit status 1: the emulator failed"))
