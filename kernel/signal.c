@@ -58,6 +58,10 @@ void signals_exec(struct signals *s, struct thread *t)
 
 void signals_exit(struct signals *s)
 {
+	uint64_t flags = spin_lock_irqsave(&s->lock);
+	s->alarm_armed = false;
+	s->alarm_interval_ns = 0;
+	spin_unlock_irqrestore(&s->lock, flags);
 	timer_cancel(&s->alarm);          /* also waits for its callback, which uses the process */
 }
 
@@ -149,10 +153,11 @@ static bool queue_signal(struct signals *s, struct sigqueue *q, const struct sig
 	return true;
 }
 
-void signal_send(struct process *proc, const struct sig_info *info)
+/* Under the lock: signal_send(). */
+static void send_locked(struct process *proc, const struct sig_info *info)
 {
 	struct signals *s = &proc->signals;
-	uint64_t flags = spin_lock_irqsave(&s->lock);
+	assert_held(&s->lock);
 	if (queue_signal(s, &s->shared, info)) {
 		/* The first thread that does not block it (Linux prefers the
 		 * main thread too). If all do, it waits for one to unblock it. */
@@ -165,7 +170,13 @@ void signal_send(struct process *proc, const struct sig_info *info)
 			}
 		}
 	}
-	spin_unlock_irqrestore(&s->lock, flags);
+}
+
+void signal_send(struct process *proc, const struct sig_info *info)
+{
+	uint64_t flags = spin_lock_irqsave(&proc->signals.lock);
+	send_locked(proc, info);
+	spin_unlock_irqrestore(&proc->signals.lock, flags);
 }
 
 void signal_send_thread_locked(struct process *proc, struct thread *t, const struct sig_info *info)
@@ -269,6 +280,52 @@ void signal_restart_syscall(struct user_regs *regs, uint64_t nr)
 	sched_current()->thread->restarting = true;
 }
 
+/*
+ * The alarm (ITIMER_REAL). It sends SIGALRM, and a periodic one starts
+ * again only when a thread takes that signal from the process's queue,
+ * its expiry forwarded past now (timer_forward), as Linux does: a program
+ * that blocks SIGALRM, or is slow to take it, has one signal pending and a
+ * timer that waits, not a timer firing over and over. Under the lock,
+ * alarm_armed says the timer is queued, or has fired and its function has
+ * not yet had the lock: a function that finds it queued again, or not
+ * armed, was overtaken by setitimer() and does nothing.
+ */
+static void alarm_fired(struct timer *t)
+{
+	struct signals *s = container_of(t, struct signals, alarm);
+	struct process *proc = container_of(s, struct process, signals);
+	struct sig_info info = { .signo = SIGALRM };
+	uint64_t flags = spin_lock_irqsave(&s->lock);
+	if (s->alarm_armed && __atomic_load_n(&t->cpu, __ATOMIC_ACQUIRE) < 0) {
+		s->alarm_armed = false;
+		send_locked(proc, &info);
+	}
+	spin_unlock_irqrestore(&s->lock, flags);
+}
+
+/* Under the lock: SIGALRM is taken from the process's queue. */
+static void alarm_taken(struct signals *s)
+{
+	assert_held(&s->lock);
+	if (s->alarm_armed || !s->alarm_interval_ns)
+		return;
+	uint64_t expires = s->alarm.expires;
+	timer_forward(&expires, clock_ns(), s->alarm_interval_ns);
+	s->alarm_armed = true;
+	timer_start(&s->alarm, expires);
+}
+
+/* Under the lock: the time to the alarm, as getitimer() says it: 1 µs if
+ * it is due but its function has not run yet (Linux's rule), 0 if off. */
+static uint64_t alarm_left_ns(const struct signals *s)
+{
+	assert_held(&s->lock);
+	uint64_t now = clock_ns();
+	if (!s->alarm_armed)
+		return 0;
+	return s->alarm.expires > now ? s->alarm.expires - now : NS_PER_US;
+}
+
 /* Under the lock: take the lowest signal pending for thread t that it
  * does not block, its own before its process's (0 if none). */
 static int take_signal(struct signals *s, struct thread *t, struct sig_info *info, struct k_sigaction *act)
@@ -280,6 +337,8 @@ static int take_signal(struct signals *s, struct thread *t, struct sig_info *inf
 	int sig = __builtin_ctzll(ready) + 1;
 	struct sigqueue *q = t->sent.pending & sigmask_of(sig) ? &t->sent : &s->shared;
 	q->pending &= ~sigmask_of(sig);
+	if (sig == SIGALRM && q == &s->shared)
+		alarm_taken(s);
 	*info = q->info[sig - 1];
 	*act = s->action[sig - 1];
 	if (act->handler > SIG_IGN && (act->flags & SA_RESETHAND))
@@ -389,30 +448,26 @@ long signal_suspend(sigset_t mask)
 	return -EINTR;
 }
 
-static void alarm_fired(struct timer *t)
-{
-	struct signals *s = container_of(t, struct signals, alarm);
-	struct process *proc = container_of(s, struct process, signals);
-	struct sig_info info = { .signo = SIGALRM };
-	signal_send(proc, &info);
-	uint64_t flags = spin_lock_irqsave(&s->lock);
-	s->alarm_armed = s->alarm_interval_ns != 0;
-	if (s->alarm_armed)
-		timer_start(t, t->expires + s->alarm_interval_ns);
-	spin_unlock_irqrestore(&s->lock, flags);
-}
-
 long signal_alarm(uint64_t value_ns, uint64_t interval_ns, uint64_t *old_value_ns, uint64_t *old_interval_ns)
 {
 	struct signals *s = &sched_current()->process->signals;
-	timer_cancel(&s->alarm);          /* first: its callback may be rearming it */
-	uint64_t now = clock_ns(), flags = spin_lock_irqsave(&s->lock);
-	*old_value_ns = s->alarm.expires > now && s->alarm_armed ? s->alarm.expires - now : 0;
+	uint64_t flags = spin_lock_irqsave(&s->lock);
+	*old_value_ns = alarm_left_ns(s);
 	*old_interval_ns = s->alarm_interval_ns;
-	s->alarm_interval_ns = interval_ns;
+	timer_dequeue(&s->alarm);         /* a function running now finds it queued again, or off */
 	s->alarm_armed = value_ns != 0;
+	s->alarm_interval_ns = value_ns ? interval_ns : 0;   /* Linux keeps no interval when off */
 	if (value_ns)
-		timer_start(&s->alarm, now + value_ns);
+		timer_start(&s->alarm, clock_ns() + value_ns);
 	spin_unlock_irqrestore(&s->lock, flags);
 	return 0;
+}
+
+void signal_alarm_get(uint64_t *value_ns, uint64_t *interval_ns)
+{
+	struct signals *s = &sched_current()->process->signals;
+	uint64_t flags = spin_lock_irqsave(&s->lock);
+	*value_ns = alarm_left_ns(s);
+	*interval_ns = s->alarm_interval_ns;
+	spin_unlock_irqrestore(&s->lock, flags);
 }

@@ -90,8 +90,8 @@ struct signals {
 	                                     wait status, or 0 */
 	struct wait_queue resume;         /* its threads sleep here while it is stopped */
 	struct timer alarm;               /* ITIMER_REAL: sends SIGALRM */
-	bool alarm_armed;                 /* it will fire */
-	uint64_t alarm_interval_ns;       /* then again every this often; 0: once */
+	bool alarm_armed;                 /* it is queued, or has fired and its function is to come */
+	uint64_t alarm_interval_ns;       /* then again every this often, once SIGALRM is taken; 0: once */
 };
 
 void signals_init(struct signals *s);                   /* all default, nothing pending */
@@ -142,3 +142,4 @@ void signal_set_blocked(sigset_t blocked);
 long signal_return(struct user_regs *regs);
 long signal_suspend(sigset_t mask);
 long signal_alarm(uint64_t value_ns, uint64_t interval_ns, uint64_t *old_value_ns, uint64_t *old_interval_ns);
+void signal_alarm_get(uint64_t *value_ns, uint64_t *interval_ns);

@@ -171,10 +171,9 @@ long sys_getitimer(const uint64_t *arg)
 {
 	if (arg[0] != ITIMER_REAL)
 		return -EINVAL;
-	const struct signals *s = &sched_current()->process->signals;
-	uint64_t now = clock_ns(), expires = s->alarm.expires;
-	uint64_t left = s->alarm_armed && expires > now ? expires - now : 0;
-	struct user_itimerval cur = { ns_timeval(s->alarm_interval_ns), ns_timeval(left) };
+	uint64_t value, interval;
+	signal_alarm_get(&value, &interval);
+	struct user_itimerval cur = { ns_timeval(interval), ns_timeval(value) };
 	return copy_to_user((void *)arg[1], &cur, sizeof(cur));
 }
 

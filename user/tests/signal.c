@@ -233,6 +233,57 @@ static void interruptions(void)
 	on(SIGCHLD, SIG_DFL, 0);
 }
 
+/* A 1 µs interval timer with SIGALRM blocked: Linux sends SIGALRM once
+ * and starts the timer again only when the signal is taken (so getitimer
+ * says nothing is left, the interval still 1 µs). A kernel that starts it
+ * again from its interrupt, always behind, never leaves that interrupt. */
+static void fast_timer(void)
+{
+	sigset_t alrm, pending;
+	sigemptyset(&alrm);
+	sigaddset(&alrm, SIGALRM);
+	sigprocmask(SIG_BLOCK, &alrm, NULL);
+	struct itimerval it = { .it_interval = { 0, 1 }, .it_value = { 0, 1 } }, cur, old;
+	show("SIGALRM blocked; setitimer(REAL, 1 us, every 1 us)", setitimer(ITIMER_REAL, &it, NULL));
+	struct timespec before, after, nap = { 0, 200000000 };
+	clock_gettime(CLOCK_MONOTONIC, &before);
+	show("nanosleep(200 ms)", nanosleep(&nap, NULL));
+	clock_gettime(CLOCK_MONOTONIC, &after);
+	double took = (double)(after.tv_sec - before.tv_sec) + (double)(after.tv_nsec - before.tv_nsec) / 1e9;
+	yes("it took 200 ms to 2 s", took >= 0.2 && took < 2.0);
+	show("getitimer(REAL)", getitimer(ITIMER_REAL, &cur));
+	printf("signal: value %ld s %ld us, interval %ld s %ld us\n", (long)cur.it_value.tv_sec,
+	       (long)cur.it_value.tv_usec, (long)cur.it_interval.tv_sec, (long)cur.it_interval.tv_usec);
+	sigpending(&pending);
+	yes("SIGALRM is pending", sigismember(&pending, SIGALRM));
+	struct itimerval off = { { 0, 0 }, { 0, 0 } };
+	show("setitimer(REAL, 0): disarmed", setitimer(ITIMER_REAL, &off, &old));
+	printf("signal: it had value %ld s %ld us, interval %ld s %ld us\n", (long)old.it_value.tv_sec,
+	       (long)old.it_value.tv_usec, (long)old.it_interval.tv_sec, (long)old.it_interval.tv_usec);
+	on(SIGALRM, count, 0);
+	caught = 0;
+	sigprocmask(SIG_UNBLOCK, &alrm, NULL);
+	printf("signal: SIGALRM caught %d time(s) once unblocked\n", caught);
+
+	/* A periodic timer goes on after each signal is taken: three pauses,
+	 * three SIGALRMs. */
+	struct itimerval every_10ms = { { 0, 10000 }, { 0, 10000 } };
+	show("setitimer(REAL, 10 ms, every 10 ms)", setitimer(ITIMER_REAL, &every_10ms, NULL));
+	caught = 0;
+	for (int i = 0; i < 3; i++)
+		pause();
+	printf("signal: three pause() calls ended by %d SIGALRM(s)\n", caught);
+	show("setitimer(REAL, 0)", setitimer(ITIMER_REAL, &off, NULL));
+
+	/* A value of 0 disarms, whatever the interval says: it is not kept. */
+	struct itimerval interval_only = { { 1, 0 }, { 0, 0 } };
+	show("setitimer(REAL, value 0, interval 1 s)", setitimer(ITIMER_REAL, &interval_only, NULL));
+	getitimer(ITIMER_REAL, &cur);
+	printf("signal: getitimer: value %ld s %ld us, interval %ld s %ld us\n", (long)cur.it_value.tv_sec,
+	       (long)cur.it_value.tv_usec, (long)cur.it_interval.tv_sec, (long)cur.it_interval.tv_usec);
+	on(SIGALRM, SIG_DFL, 0);
+}
+
 static void alternate_stack(int sig)
 {
 	(void)sig;
@@ -391,6 +442,7 @@ int main(void)
 	basics();
 	ends();
 	interruptions();
+	fast_timer();
 	stacks();
 	job_control();
 	orphaned_groups();
