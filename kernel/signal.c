@@ -43,6 +43,8 @@ void signals_thread_init(struct thread *t, const struct thread *creator, bool fo
 	t->blocked = creator ? creator->blocked : 0;
 	if (creator && fork)
 		t->altstack = creator->altstack;
+	else if (creator)
+		t->altstack = (struct user_stack){ .flags = SS_DISABLE };   /* a new thread's, as Linux's */
 }
 
 /* exec: a handler's address means nothing in the new program. */
@@ -348,7 +350,34 @@ static int take_signal(struct signals *s, struct thread *t, struct sig_info *inf
 
 bool signal_on_altstack(const struct thread *t, uint64_t sp)
 {
+	if (t->altstack.flags & SS_AUTODISARM)
+		return false;
 	return t->altstack.size && sp > t->altstack.sp && sp - t->altstack.sp <= t->altstack.size;
+}
+
+struct user_stack signal_altstack(const struct thread *t, uint64_t sp)
+{
+	struct user_stack told = t->altstack;
+	told.flags = (!t->altstack.size ? SS_DISABLE : signal_on_altstack(t, sp) ? SS_ONSTACK : 0) |
+		     (t->altstack.flags & SS_AUTODISARM);
+	return told;
+}
+
+long signal_set_altstack(struct thread *t, const struct user_stack *ss, uint64_t sp)
+{
+	if (signal_on_altstack(t, sp))
+		return -EPERM;
+	uint32_t mode = ss->flags & ~SS_AUTODISARM;
+	if (mode != 0 && mode != SS_ONSTACK && mode != SS_DISABLE)
+		return -EINVAL;
+	struct user_stack set = *ss;          /* its flags as given: a handler's frame shows them */
+	set.pad = 0;
+	if (mode == SS_DISABLE)
+		set.sp = set.size = 0;
+	else if (set.size < MINSIGSTKSZ)
+		return -ENOMEM;
+	t->altstack = set;
+	return 0;
 }
 
 /* Enter act's handler for sig: 0, or -EFAULT if the frame could not be written. */
@@ -373,6 +402,8 @@ static int enter_handler(struct user_regs *regs, struct thread *t, int sig, cons
 	if (!err) {
 		sigset_t more = act->mask | (act->flags & SA_NODEFER ? 0 : sigmask_of(sig));
 		signal_set_blocked(t->blocked | more);
+		if (t->altstack.flags & SS_AUTODISARM)   /* the handler's alone: back at its return */
+			t->altstack = (struct user_stack){ .flags = SS_DISABLE };
 	}
 	return err;
 }
@@ -422,6 +453,7 @@ long signal_return(struct user_regs *regs)
 {
 	sigset_t blocked;
 	struct user_stack altstack;
+	uint64_t handler_sp = regs->rsp;
 	if (signal_frame_pop(regs, &blocked, &altstack) < 0) {
 		/* A frame the kernel cannot take back: SIGSEGV, forced as a
 		 * fault's is (Linux's too): to a handler that does not block
@@ -430,8 +462,10 @@ long signal_return(struct user_regs *regs)
 			process_exit(wait_status_killed(SIGSEGV));
 		return (long)regs->rax;
 	}
-	(void)altstack;                   /* Linux restores it too, if the handler changed it in
-	                                     the frame; programs never do */
+	/* The alternate stack back as the frame says (SS_AUTODISARM's return),
+	 * as if the handler called sigaltstack() last: refused if it runs on
+	 * one (Linux's rule), and an answer nobody hears. */
+	(void)signal_set_altstack(sched_current()->thread, &altstack, handler_sp);
 	signal_set_blocked(blocked);
 	return (long)regs->rax;           /* what the interrupted code had in rax, untouched */
 }

@@ -310,6 +310,83 @@ static void stacks(void)
 	    !(handler_stack >= (uintptr_t)alt && handler_stack < (uintptr_t)alt + sizeof(alt)));
 }
 
+/* What a handler finds: whether it runs on the alternate stack, what its
+ * frame says of that stack, the stack as sigaltstack() then says it, and
+ * what an attempt to change it says. */
+static volatile int seen_on_alt, seen_frame_flags, seen_flags, seen_size_zero, seen_change;
+static char alt_stack[65536];
+
+/* The system call itself: musl refuses SS_ONSTACK before the kernel sees it. */
+static long altstack(const stack_t *ss, stack_t *old)
+{
+	return syscall(SYS_sigaltstack, ss, old);
+}
+
+static void look_at_altstack(int sig, siginfo_t *si, void *ucv)
+{
+	(void)sig, (void)si;
+	int here;
+	stack_t cur, other = { .ss_sp = alt_stack, .ss_size = sizeof(alt_stack) };
+	seen_on_alt = (uintptr_t)&here >= (uintptr_t)alt_stack && (uintptr_t)&here < (uintptr_t)alt_stack + sizeof(alt_stack);
+	seen_frame_flags = ((ucontext_t *)ucv)->uc_stack.ss_flags;
+	altstack(NULL, &cur);
+	seen_flags = cur.ss_flags;
+	seen_size_zero = cur.ss_size == 0;
+	seen_change = altstack(&other, NULL) == 0 ? 0 : errno;
+}
+
+static void show_handler(void)
+{
+	printf("signal: the handler: on it %d, its frame says flags 0x%x, sigaltstack says 0x%x%s, changing it: %s\n",
+	       seen_on_alt, (unsigned)seen_frame_flags, (unsigned)seen_flags, seen_size_zero ? " and size 0" : "",
+	       seen_change ? strerror(seen_change) : "0");
+}
+
+/* sigaltstack's flags, as Linux takes them: SS_ONSTACK as 0 (old
+ * programs pass it), SS_DISABLE, either with SS_AUTODISARM, which gives
+ * each handler the stack to itself (off while the handler runs, back
+ * after, though without the flag); nothing else. Changing it while on it
+ * is EPERM. */
+static void stack_flags(void)
+{
+	stack_t ss = { .ss_flags = SS_DISABLE }, old;
+	struct sigaction sa = { .sa_sigaction = look_at_altstack, .sa_flags = SA_SIGINFO | SA_ONSTACK };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGUSR2, &sa, NULL);
+	altstack(&ss, NULL);
+	raise(SIGUSR2);
+	show_handler();
+
+	ss = (stack_t){ .ss_sp = alt_stack, .ss_size = sizeof(alt_stack), .ss_flags = SS_ONSTACK };
+	show("sigaltstack(flags SS_ONSTACK)", altstack(&ss, NULL));
+	altstack(NULL, &old);
+	printf("signal: then its flags are 0x%x\n", (unsigned)old.ss_flags);
+	ss.ss_flags = 0x10;
+	show("sigaltstack(flags 0x10)", altstack(&ss, NULL));
+	ss.ss_flags = SS_ONSTACK | SS_DISABLE;
+	show("sigaltstack(flags SS_ONSTACK | SS_DISABLE)", altstack(&ss, NULL));
+	raise(SIGUSR2);
+	show_handler();
+
+	ss.ss_flags = SS_AUTODISARM;
+	show("sigaltstack(flags SS_AUTODISARM)", altstack(&ss, NULL));
+	altstack(NULL, &old);
+	printf("signal: then its flags are 0x%x\n", (unsigned)old.ss_flags);
+	raise(SIGUSR2);
+	show_handler();
+	altstack(NULL, &old);
+	printf("signal: after the handler: flags 0x%x, the same stack: %s\n", (unsigned)old.ss_flags,
+	       old.ss_sp == alt_stack && old.ss_size == sizeof(alt_stack) ? "yes" : "no");
+
+	ss.ss_flags = SS_DISABLE | SS_AUTODISARM;
+	show("sigaltstack(flags SS_DISABLE | SS_AUTODISARM)", altstack(&ss, NULL));
+	altstack(NULL, &old);
+	printf("signal: then its flags are 0x%x, size %zu\n", (unsigned)old.ss_flags, old.ss_size);
+	ss.ss_flags = SS_DISABLE;
+	altstack(&ss, NULL);
+	on(SIGUSR2, SIG_DFL, 0);
+}
+
 /* How a waited-for child is now, stopped and continued included. */
 static void show_wait(const char *what, pid_t pid, int options)
 {
@@ -444,6 +521,7 @@ int main(void)
 	interruptions();
 	fast_timer();
 	stacks();
+	stack_flags();
 	job_control();
 	orphaned_groups();
 	printf("signal: done\n");
