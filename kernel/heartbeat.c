@@ -24,7 +24,9 @@ static void heartbeat(struct timer *t)
 		last_ticks[i] = ticks;
 	}
 	pr_info("%s", line);
-	timer_start(t, t->expires + (uint64_t)heartbeat_seconds * NS_PER_S);
+	uint64_t expires = t->expires;
+	timer_forward(&expires, clock_ns(), (uint64_t)heartbeat_seconds * NS_PER_S);
+	timer_start(t, expires);
 }
 
 static struct timer heartbeat_timer = TIMER_INIT(heartbeat);

@@ -28,6 +28,7 @@
 #include "kernel/pmm.h"
 #include "kernel/vmm.h"
 #include "kernel/kmalloc.h"
+#include "kernel/file.h"
 #include "kernel/errno.h"
 #include "kernel/panic.h"
 #include "kernel/percpu.h"
@@ -92,6 +93,34 @@ static void free_table(uint64_t *table, int depth)
 	page_free(table);
 }
 
+/* A region goes: its file's reference with it. */
+static void region_free(struct mm_region *r)
+{
+	if (r->file)
+		file_put(r->file);
+	kfree(r);
+}
+
+/* A copy of r, its file's reference too; NULL when out of memory. */
+static struct mm_region *region_copy(const struct mm_region *r)
+{
+	struct mm_region *copy = kmalloc(sizeof(*copy));
+	if (copy) {
+		*copy = *r;
+		if (copy->file)
+			file_get(copy->file);
+	}
+	return copy;
+}
+
+/* Could one region hold a and b, b just after a? Mapped alike, and for a
+ * file, b's pages the file's next ones. */
+static bool alike(const struct mm_region *a, const struct mm_region *b)
+{
+	return a->end == b->start && a->prot == b->prot && a->may == b->may && a->flags == b->flags &&
+	       a->file == b->file && (!a->file || a->pgoff + (a->end - a->start) / PAGE_SIZE == b->pgoff);
+}
+
 /* On a CPU that may still hold mm lazily: let go of it. */
 static void let_go(void *mm)
 {
@@ -115,7 +144,7 @@ void mm_destroy(struct mm *mm)
 	page_free(mm->pml4);
 	struct list_node *n, *tmp;
 	list_for_each_safe(n, tmp, &mm->regions)
-		kfree(list_entry(n, struct mm_region, node));
+		region_free(list_entry(n, struct mm_region, node));
 	kfree(mm);
 }
 
@@ -281,11 +310,13 @@ static void unmap_pages(struct mm *mm, uint64_t start, uint64_t end)
 	}
 }
 
-int mm_map_from(struct mm *mm, uint64_t addr, size_t len, int prot, int flags, mm_page_source source, void *arg)
+/* Map want's range as want says, its pages from source (none: each comes
+ * on first touch). mm_map_from()'s answers. */
+static int map_region(struct mm *mm, const struct mm_region *want, mm_page_source source, void *arg)
 {
-	if (addr % PAGE_SIZE || len == 0 || !user_range_ok(addr, len))
+	uint64_t addr = want->start, end = want->end;
+	if (addr % PAGE_SIZE || end <= addr || !user_range_ok(addr, end - addr))
 		return -EINVAL;
-	uint64_t end = PAGE_ALIGN_UP(addr + len);
 	/* More than is free cannot succeed: say so now, rather than after
 	 * taking (and zeroing) every free page first, which starves every
 	 * other allocation meanwhile. Linux's overcommit guess refuses too. */
@@ -297,8 +328,8 @@ int mm_map_from(struct mm *mm, uint64_t addr, size_t len, int prot, int flags, m
 	/* A run that continues the region before it, alike, just extends it
 	 * (the heap grows so). */
 	struct mm_region *prev = next->prev == &mm->regions ? NULL : region_of(next->prev);
-	bool extend = prev && prev->end == addr && prev->prot == prot && prev->flags == flags;
-	struct mm_region *r = extend ? prev : kmalloc(sizeof(*r));
+	bool extend = prev && alike(prev, want);
+	struct mm_region *r = extend ? prev : region_copy(want);
 	if (!r)
 		return -ENOMEM;
 
@@ -310,19 +341,24 @@ int mm_map_from(struct mm *mm, uint64_t addr, size_t len, int prot, int flags, m
 				page_put(page);
 			unmap_pages(mm, addr, va);
 			if (!extend)
-				kfree(r);
+				region_free(r);
 			return -ENOMEM;
 		}
-		bool cow = !(flags & MM_SHARED) && page_ref_count(page) > 1;
-		*pte = make_pte(virt_to_phys(page), prot, cow);
+		bool cow = !(want->flags & MM_SHARED) && page_ref_count(page) > 1;
+		*pte = make_pte(virt_to_phys(page), want->prot, cow);
 	}
-	if (extend) {
+	if (extend)
 		r->end = end;
-	} else {
-		*r = (struct mm_region){ .start = addr, .end = end, .prot = prot, .flags = flags };
+	else
 		list_insert_between(&r->node, next->prev, next);
-	}
 	return 0;
+}
+
+int mm_map_from(struct mm *mm, uint64_t addr, size_t len, int prot, int flags, mm_page_source source, void *arg)
+{
+	struct mm_region want = { .start = addr, .end = PAGE_ALIGN_UP(addr + len), .prot = prot, .may = PROT_ALL,
+				  .flags = flags };
+	return len ? map_region(mm, &want, source, arg) : -EINVAL;
 }
 
 static void *fresh_page(void *arg, size_t index)
@@ -339,6 +375,35 @@ int mm_map(struct mm *mm, uint64_t addr, size_t len, int prot, int flags)
 	return mm_map_from(mm, addr, len, prot, flags, flags & MM_SHARED ? fresh_page : NULL, NULL);
 }
 
+/* A file mapping's pages: the file's, from the region's pgoff on. */
+static void *file_page(void *arg, size_t index)
+{
+	const struct mm_region *want = arg;
+	return want->file->ops->map_page(want->file, want->pgoff + index);
+}
+
+int mm_map_file(struct mm *mm, uint64_t addr, size_t len, int prot, int may, int flags, struct file *file,
+		uint64_t pgoff)
+{
+	struct mm_region want = { .start = addr, .end = PAGE_ALIGN_UP(addr + len), .prot = prot, .may = may,
+				  .flags = flags, .file = file, .pgoff = pgoff };
+	return len ? map_region(mm, &want, file_page, &want) : -EINVAL;
+}
+
+int mm_map_continuing(struct mm *mm, uint64_t old_end, uint64_t to, size_t len)
+{
+	const struct mm_region *r = mm_region_at(mm, old_end - 1);
+	if (!r || len == 0)
+		return -EINVAL;
+	struct mm_region want = *r;
+	want.start = to;
+	want.end = to + len;
+	want.pgoff = r->pgoff + (old_end - r->start) / PAGE_SIZE;
+	if (r->file)
+		return map_region(mm, &want, file_page, &want);
+	return map_region(mm, &want, r->flags & MM_SHARED ? fresh_page : NULL, NULL);
+}
+
 /* Make a region start at addr, splitting the one addr falls inside, if
  * any: false when out of memory. */
 static bool split_at(struct mm *mm, uint64_t addr)
@@ -346,11 +411,11 @@ static bool split_at(struct mm *mm, uint64_t addr)
 	struct mm_region *r = mm_region_at(mm, addr);
 	if (!r || r->start == addr)
 		return true;
-	struct mm_region *upper = kmalloc(sizeof(*upper));
+	struct mm_region *upper = region_copy(r);
 	if (!upper)
 		return false;
-	*upper = *r;
 	upper->start = addr;
+	upper->pgoff += (addr - r->start) / PAGE_SIZE;
 	r->end = addr;
 	list_insert_between(&upper->node, &r->node, r->node.next);
 	return true;
@@ -363,19 +428,19 @@ static bool split_at(struct mm *mm, uint64_t addr)
 static void merge_neighbours(struct mm *mm, struct mm_region *r)
 {
 	struct mm_region *before = r->node.prev == &mm->regions ? NULL : region_of(r->node.prev);
-	if (before && before->end == r->start && before->prot == r->prot && before->flags == r->flags) {
+	if (before && alike(before, r)) {
 		before->end = r->end;
 		list_remove(&r->node);
-		kfree(r);
+		region_free(r);
 		r = before;
 	}
 	for (;;) {
 		struct mm_region *after = r->node.next == &mm->regions ? NULL : region_of(r->node.next);
-		if (!after || r->end != after->start || r->prot != after->prot || r->flags != after->flags)
+		if (!after || !alike(r, after))
 			return;
 		r->end = after->end;
 		list_remove(&after->node);
-		kfree(after);
+		region_free(after);
 	}
 }
 
@@ -402,7 +467,7 @@ int mm_unmap(struct mm *mm, uint64_t addr, size_t len)
 			continue;
 		unmap_pages(mm, r->start, r->end);
 		list_remove(&r->node);
-		kfree(r);
+		region_free(r);
 	}
 	return 0;
 }
@@ -424,6 +489,29 @@ bool mm_range_mapped(struct mm *mm, uint64_t addr, size_t len)
 	return false;
 }
 
+/* May [addr, end) be given prot? -ENOMEM where a hole is, -EACCES where a
+ * region may not have prot (a right beyond its `may`), whichever comes
+ * first, as Linux finds them; Linux has changed the regions before it by
+ * then, here nothing changes. */
+static int protect_allowed(struct mm *mm, uint64_t addr, uint64_t end, int prot)
+{
+	uint64_t covered = addr;              /* checked up to here */
+	struct list_node *n;
+	list_for_each(n, &mm->regions) {
+		struct mm_region *r = region_of(n);
+		if (r->end <= covered)
+			continue;
+		if (r->start > covered)
+			return -ENOMEM;
+		if (prot & ~r->may)
+			return -EACCES;
+		covered = r->end;
+		if (covered >= end)
+			return 0;
+	}
+	return -ENOMEM;
+}
+
 int mm_protect(struct mm *mm, uint64_t addr, size_t len, int prot)
 {
 	if (addr % PAGE_SIZE)
@@ -433,8 +521,9 @@ int mm_protect(struct mm *mm, uint64_t addr, size_t len, int prot)
 	if (!aligned_user_range(addr, len))
 		return -ENOMEM;               /* nothing is mapped beyond user space: Linux's answer for a hole */
 	uint64_t end = PAGE_ALIGN_UP(addr + len);
-	if (!mm_range_mapped(mm, addr, end - addr))
-		return -ENOMEM;
+	int err = protect_allowed(mm, addr, end, prot);
+	if (err)
+		return err;
 	if (!split_at(mm, addr) || !split_at(mm, end))
 		return -ENOMEM;
 	for (struct mm_region *r = mm_region_at(mm, addr); r && r->start < end; r = mm_region_at(mm, r->end)) {
@@ -554,12 +643,11 @@ struct mm *mm_fork(struct mm *parent)
 	bool ok = true;
 	struct list_node *n;
 	list_for_each(n, &parent->regions) {
-		struct mm_region *copy = kmalloc(sizeof(*copy));
+		struct mm_region *copy = region_copy(region_of(n));
 		if (!copy) {
 			ok = false;
 			break;
 		}
-		*copy = *region_of(n);
 		list_add_tail(&child->regions, &copy->node);
 		if (!(ok = share_region(parent, child, copy)))
 			break;

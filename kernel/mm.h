@@ -45,6 +45,7 @@
 /* Linux's values. Any mapped x86 page is readable: PROT_WRITE and PROT_EXEC
  * imply PROT_READ. PROT_NONE (0) pages are mapped but inaccessible. */
 enum { PROT_NONE = 0, PROT_READ = 1, PROT_WRITE = 2, PROT_EXEC = 4 };
+#define PROT_ALL (PROT_READ | PROT_WRITE | PROT_EXEC)
 
 /* A region's flags: MAP_SHARED (else private); a stack, which a fault
  * just below it grows down (kernel/mm.c, Linux's VM_GROWSDOWN). */
@@ -52,12 +53,17 @@ enum { MM_SHARED = 1, MM_GROWSDOWN = 2 };
 
 /* A run of pages mapped alike. A private anonymous page comes, zeroed, on
  * its first touch; the others are mapped from the start. A stack grows by
- * a fault below it. */
+ * a fault below it. What prot it may ever have is fixed at mmap, as
+ * Linux's VM_MAY* flags: a shared mapping of a file not open for writing
+ * may never write (mprotect() refuses, -EACCES); the rest may have any. */
 struct mm_region {
 	struct list_node node;            /* in mm->regions, in address order */
 	uint64_t start, end;              /* [start, end), page-aligned */
 	int prot;
+	int may;                          /* the PROT_ bits prot may hold */
 	int flags;
+	struct file *file;                /* a file mapping's, with a reference; NULL: anonymous */
+	uint64_t pgoff;                   /* the file's page mapped at start */
 };
 
 struct mm {
@@ -89,8 +95,20 @@ typedef void *(*mm_page_source)(void *arg, size_t index);
 /* Map the pages source gives at [addr, addr + len), addr page-aligned;
  * flags 0 or MM_SHARED: 0, -EINVAL outside the user half, -EEXIST if
  * something is mapped there, -ENOMEM. A private mapping's page that
- * someone else holds too (a file's) is copy-on-write from the start. */
+ * someone else holds too (a file's) is copy-on-write from the start. It
+ * may be given any prot later. */
 int mm_map_from(struct mm *mm, uint64_t addr, size_t len, int prot, int flags, mm_page_source source, void *arg);
+/* The same with file's pages from page pgoff on (its map_page); the region
+ * keeps a reference to file, to map its next pages if mremap() grows it,
+ * and may only ever have the prot bits in may. */
+struct file;
+int mm_map_file(struct mm *mm, uint64_t addr, size_t len, int prot, int may, int flags, struct file *file,
+		uint64_t pgoff);
+/* mremap()'s growth: map [to, to + len) as the range that ends at old_end
+ * (in one region) would go on: its region's prot, may and flags, and for
+ * a file mapping the file's pages that follow, for anonymous memory fresh
+ * ones. Answers as mm_map_from(). */
+int mm_map_continuing(struct mm *mm, uint64_t old_end, uint64_t to, size_t len);
 /* The same with fresh zeroed pages: anonymous memory. */
 int mm_map(struct mm *mm, uint64_t addr, size_t len, int prot, int flags);
 static inline int mm_map_anon(struct mm *mm, uint64_t addr, size_t len, int prot)
@@ -106,12 +124,13 @@ int mm_unmap(struct mm *mm, uint64_t addr, size_t len);
 /* mprotect(): give [addr, addr + len) the protection prot, splitting regions
  * at the edges; copy-on-write pages stay read-only until written. 0, -EINVAL
  * (unaligned, or outside the user half), -ENOMEM (some of it is not mapped,
- * or no memory to split). */
+ * or no memory to split), -EACCES (a region may not have prot). Nothing
+ * changes unless all of it can. */
 int mm_protect(struct mm *mm, uint64_t addr, size_t len, int prot);
 
 /* mremap()'s move: the pages of [from, from + len), which lie in one
  * region, go to the free [to, to + len), all page-aligned, with the
- * region's protection and sharing. 0, -EINVAL, -ENOMEM (nothing moved). */
+ * region's protection, sharing, and file. 0, -EINVAL, -ENOMEM (nothing moved). */
 int mm_move(struct mm *mm, uint64_t from, size_t len, uint64_t to);
 
 /* madvise(MADV_DONTNEED): the private pages of [addr, addr + len) read as

@@ -43,6 +43,8 @@ void signals_thread_init(struct thread *t, const struct thread *creator, bool fo
 	t->blocked = creator ? creator->blocked : 0;
 	if (creator && fork)
 		t->altstack = creator->altstack;
+	else if (creator)
+		t->altstack = (struct user_stack){ .flags = SS_DISABLE };   /* a new thread's, as Linux's */
 }
 
 /* exec: a handler's address means nothing in the new program. */
@@ -58,6 +60,10 @@ void signals_exec(struct signals *s, struct thread *t)
 
 void signals_exit(struct signals *s)
 {
+	uint64_t flags = spin_lock_irqsave(&s->lock);
+	s->alarm_armed = false;
+	s->alarm_interval_ns = 0;
+	spin_unlock_irqrestore(&s->lock, flags);
 	timer_cancel(&s->alarm);          /* also waits for its callback, which uses the process */
 }
 
@@ -149,10 +155,11 @@ static bool queue_signal(struct signals *s, struct sigqueue *q, const struct sig
 	return true;
 }
 
-void signal_send(struct process *proc, const struct sig_info *info)
+/* Under the lock: signal_send(). */
+static void send_locked(struct process *proc, const struct sig_info *info)
 {
 	struct signals *s = &proc->signals;
-	uint64_t flags = spin_lock_irqsave(&s->lock);
+	assert_held(&s->lock);
 	if (queue_signal(s, &s->shared, info)) {
 		/* The first thread that does not block it (Linux prefers the
 		 * main thread too). If all do, it waits for one to unblock it. */
@@ -165,7 +172,13 @@ void signal_send(struct process *proc, const struct sig_info *info)
 			}
 		}
 	}
-	spin_unlock_irqrestore(&s->lock, flags);
+}
+
+void signal_send(struct process *proc, const struct sig_info *info)
+{
+	uint64_t flags = spin_lock_irqsave(&proc->signals.lock);
+	send_locked(proc, info);
+	spin_unlock_irqrestore(&proc->signals.lock, flags);
 }
 
 void signal_send_thread_locked(struct process *proc, struct thread *t, const struct sig_info *info)
@@ -269,6 +282,52 @@ void signal_restart_syscall(struct user_regs *regs, uint64_t nr)
 	sched_current()->thread->restarting = true;
 }
 
+/*
+ * The alarm (ITIMER_REAL). It sends SIGALRM, and a periodic one starts
+ * again only when a thread takes that signal from the process's queue,
+ * its expiry forwarded past now (timer_forward), as Linux does: a program
+ * that blocks SIGALRM, or is slow to take it, has one signal pending and a
+ * timer that waits, not a timer firing over and over. Under the lock,
+ * alarm_armed says the timer is queued, or has fired and its function has
+ * not yet had the lock: a function that finds it queued again, or not
+ * armed, was overtaken by setitimer() and does nothing.
+ */
+static void alarm_fired(struct timer *t)
+{
+	struct signals *s = container_of(t, struct signals, alarm);
+	struct process *proc = container_of(s, struct process, signals);
+	struct sig_info info = { .signo = SIGALRM };
+	uint64_t flags = spin_lock_irqsave(&s->lock);
+	if (s->alarm_armed && __atomic_load_n(&t->cpu, __ATOMIC_ACQUIRE) < 0) {
+		s->alarm_armed = false;
+		send_locked(proc, &info);
+	}
+	spin_unlock_irqrestore(&s->lock, flags);
+}
+
+/* Under the lock: SIGALRM is taken from the process's queue. */
+static void alarm_taken(struct signals *s)
+{
+	assert_held(&s->lock);
+	if (s->alarm_armed || !s->alarm_interval_ns)
+		return;
+	uint64_t expires = s->alarm.expires;
+	timer_forward(&expires, clock_ns(), s->alarm_interval_ns);
+	s->alarm_armed = true;
+	timer_start(&s->alarm, expires);
+}
+
+/* Under the lock: the time to the alarm, as getitimer() says it: 1 µs if
+ * it is due but its function has not run yet (Linux's rule), 0 if off. */
+static uint64_t alarm_left_ns(const struct signals *s)
+{
+	assert_held(&s->lock);
+	uint64_t now = clock_ns();
+	if (!s->alarm_armed)
+		return 0;
+	return s->alarm.expires > now ? s->alarm.expires - now : NS_PER_US;
+}
+
 /* Under the lock: take the lowest signal pending for thread t that it
  * does not block, its own before its process's (0 if none). */
 static int take_signal(struct signals *s, struct thread *t, struct sig_info *info, struct k_sigaction *act)
@@ -280,6 +339,8 @@ static int take_signal(struct signals *s, struct thread *t, struct sig_info *inf
 	int sig = __builtin_ctzll(ready) + 1;
 	struct sigqueue *q = t->sent.pending & sigmask_of(sig) ? &t->sent : &s->shared;
 	q->pending &= ~sigmask_of(sig);
+	if (sig == SIGALRM && q == &s->shared)
+		alarm_taken(s);
 	*info = q->info[sig - 1];
 	*act = s->action[sig - 1];
 	if (act->handler > SIG_IGN && (act->flags & SA_RESETHAND))
@@ -289,7 +350,34 @@ static int take_signal(struct signals *s, struct thread *t, struct sig_info *inf
 
 bool signal_on_altstack(const struct thread *t, uint64_t sp)
 {
+	if (t->altstack.flags & SS_AUTODISARM)
+		return false;
 	return t->altstack.size && sp > t->altstack.sp && sp - t->altstack.sp <= t->altstack.size;
+}
+
+struct user_stack signal_altstack(const struct thread *t, uint64_t sp)
+{
+	struct user_stack told = t->altstack;
+	told.flags = (!t->altstack.size ? SS_DISABLE : signal_on_altstack(t, sp) ? SS_ONSTACK : 0) |
+		     (t->altstack.flags & SS_AUTODISARM);
+	return told;
+}
+
+long signal_set_altstack(struct thread *t, const struct user_stack *ss, uint64_t sp)
+{
+	if (signal_on_altstack(t, sp))
+		return -EPERM;
+	uint32_t mode = ss->flags & ~SS_AUTODISARM;
+	if (mode != 0 && mode != SS_ONSTACK && mode != SS_DISABLE)
+		return -EINVAL;
+	struct user_stack set = *ss;          /* its flags as given: a handler's frame shows them */
+	set.pad = 0;
+	if (mode == SS_DISABLE)
+		set.sp = set.size = 0;
+	else if (set.size < MINSIGSTKSZ)
+		return -ENOMEM;
+	t->altstack = set;
+	return 0;
 }
 
 /* Enter act's handler for sig: 0, or -EFAULT if the frame could not be written. */
@@ -314,6 +402,8 @@ static int enter_handler(struct user_regs *regs, struct thread *t, int sig, cons
 	if (!err) {
 		sigset_t more = act->mask | (act->flags & SA_NODEFER ? 0 : sigmask_of(sig));
 		signal_set_blocked(t->blocked | more);
+		if (t->altstack.flags & SS_AUTODISARM)   /* the handler's alone: back at its return */
+			t->altstack = (struct user_stack){ .flags = SS_DISABLE };
 	}
 	return err;
 }
@@ -363,6 +453,7 @@ long signal_return(struct user_regs *regs)
 {
 	sigset_t blocked;
 	struct user_stack altstack;
+	uint64_t handler_sp = regs->rsp;
 	if (signal_frame_pop(regs, &blocked, &altstack) < 0) {
 		/* A frame the kernel cannot take back: SIGSEGV, forced as a
 		 * fault's is (Linux's too): to a handler that does not block
@@ -371,8 +462,10 @@ long signal_return(struct user_regs *regs)
 			process_exit(wait_status_killed(SIGSEGV));
 		return (long)regs->rax;
 	}
-	(void)altstack;                   /* Linux restores it too, if the handler changed it in
-	                                     the frame; programs never do */
+	/* The alternate stack back as the frame says (SS_AUTODISARM's return),
+	 * as if the handler called sigaltstack() last: refused if it runs on
+	 * one (Linux's rule), and an answer nobody hears. */
+	(void)signal_set_altstack(sched_current()->thread, &altstack, handler_sp);
 	signal_set_blocked(blocked);
 	return (long)regs->rax;           /* what the interrupted code had in rax, untouched */
 }
@@ -389,30 +482,26 @@ long signal_suspend(sigset_t mask)
 	return -EINTR;
 }
 
-static void alarm_fired(struct timer *t)
-{
-	struct signals *s = container_of(t, struct signals, alarm);
-	struct process *proc = container_of(s, struct process, signals);
-	struct sig_info info = { .signo = SIGALRM };
-	signal_send(proc, &info);
-	uint64_t flags = spin_lock_irqsave(&s->lock);
-	s->alarm_armed = s->alarm_interval_ns != 0;
-	if (s->alarm_armed)
-		timer_start(t, t->expires + s->alarm_interval_ns);
-	spin_unlock_irqrestore(&s->lock, flags);
-}
-
 long signal_alarm(uint64_t value_ns, uint64_t interval_ns, uint64_t *old_value_ns, uint64_t *old_interval_ns)
 {
 	struct signals *s = &sched_current()->process->signals;
-	timer_cancel(&s->alarm);          /* first: its callback may be rearming it */
-	uint64_t now = clock_ns(), flags = spin_lock_irqsave(&s->lock);
-	*old_value_ns = s->alarm.expires > now && s->alarm_armed ? s->alarm.expires - now : 0;
+	uint64_t flags = spin_lock_irqsave(&s->lock);
+	*old_value_ns = alarm_left_ns(s);
 	*old_interval_ns = s->alarm_interval_ns;
-	s->alarm_interval_ns = interval_ns;
+	timer_dequeue(&s->alarm);         /* a function running now finds it queued again, or off */
 	s->alarm_armed = value_ns != 0;
+	s->alarm_interval_ns = value_ns ? interval_ns : 0;   /* Linux keeps no interval when off */
 	if (value_ns)
-		timer_start(&s->alarm, now + value_ns);
+		timer_start(&s->alarm, clock_ns() + value_ns);
 	spin_unlock_irqrestore(&s->lock, flags);
 	return 0;
+}
+
+void signal_alarm_get(uint64_t *value_ns, uint64_t *interval_ns)
+{
+	struct signals *s = &sched_current()->process->signals;
+	uint64_t flags = spin_lock_irqsave(&s->lock);
+	*value_ns = alarm_left_ns(s);
+	*interval_ns = s->alarm_interval_ns;
+	spin_unlock_irqrestore(&s->lock, flags);
 }

@@ -46,12 +46,19 @@ struct k_sigaction {
 	sigset_t mask;                    /* blocked too while the handler runs */
 };
 
-/* sigaltstack()'s stack_t. */
+/* sigaltstack()'s stack_t, and its flags: SS_ONSTACK (given: taken as 0,
+ * for old programs; told: the thread is on it), SS_DISABLE (none), and
+ * SS_AUTODISARM with either: each handler entered takes it off, and its
+ * return puts it back. */
 struct user_stack {
 	uint64_t sp;
-	int32_t flags, pad;
+	uint32_t flags, pad;
 	uint64_t size;
 };
+#define SS_ONSTACK    1u
+#define SS_DISABLE    2u
+#define SS_AUTODISARM 0x80000000u
+#define MINSIGSTKSZ   2048
 
 /* si_code of a signal the kernel sends of itself (the terminal's). */
 #define SI_KERNEL 0x80
@@ -90,8 +97,8 @@ struct signals {
 	                                     wait status, or 0 */
 	struct wait_queue resume;         /* its threads sleep here while it is stopped */
 	struct timer alarm;               /* ITIMER_REAL: sends SIGALRM */
-	bool alarm_armed;                 /* it will fire */
-	uint64_t alarm_interval_ns;       /* then again every this often; 0: once */
+	bool alarm_armed;                 /* it is queued, or has fired and its function is to come */
+	uint64_t alarm_interval_ns;       /* then again every this often, once SIGALRM is taken; 0: once */
 };
 
 void signals_init(struct signals *s);                   /* all default, nothing pending */
@@ -113,8 +120,15 @@ void signal_send(struct process *proc, const struct sig_info *info);
  * signal lock, which keeps t in the process. */
 void signal_send_thread_locked(struct process *proc, struct thread *t, const struct sig_info *info);
 /* Is thread t (of the caller's process, or the caller) on its alternate
- * signal stack at sp? */
+ * signal stack at sp? Never with SS_AUTODISARM (Linux's rule: a handler
+ * on it has taken it off). */
 bool signal_on_altstack(const struct thread *t, uint64_t sp);
+/* sigaltstack() for the calling thread t, whose stack pointer is sp: the
+ * stack as it is told (flags SS_ONSTACK or SS_DISABLE, and SS_AUTODISARM
+ * if set); and setting it, Linux's checks in its order: 0, -EPERM (t is
+ * on it), -EINVAL (flags), -ENOMEM (smaller than MINSIGSTKSZ). */
+struct user_stack signal_altstack(const struct thread *t, uint64_t sp);
+long signal_set_altstack(struct thread *t, const struct user_stack *ss, uint64_t sp);
 /* The signals pending for the calling thread: its own and its process's. */
 sigset_t signal_pending_set(void);
 /* Is the default action of sig to end the process? To stop it? */
@@ -142,3 +156,4 @@ void signal_set_blocked(sigset_t blocked);
 long signal_return(struct user_regs *regs);
 long signal_suspend(sigset_t mask);
 long signal_alarm(uint64_t value_ns, uint64_t interval_ns, uint64_t *old_value_ns, uint64_t *old_interval_ns);
+void signal_alarm_get(uint64_t *value_ns, uint64_t *interval_ns);

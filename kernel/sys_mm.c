@@ -6,7 +6,8 @@
  *
  * A file's mapping maps the file's own pages (their kind's map_page): a
  * shared one writes into the file, a private one's pages are copy-on-write
- * (kernel/mm.c). The file's pages are fixed at mmap: past its end then,
+ * (kernel/mm.c). A shared one of a file not open for writing may never be
+ * made writable (mprotect: EACCES), as Linux's VM_MAYWRITE says. The file's pages are fixed at mmap: past its end then,
  * a mapping gets zeroed pages of its own where Linux would send SIGBUS,
  * and the file growing later does not reach them.
  *
@@ -47,7 +48,6 @@ enum {
  * refused, not silently ignored. */
 #define MAP_UNDERSTOOD (MAP_TYPE | MAP_FIXED | MAP_ANONYMOUS | MAP_DENYWRITE | MAP_EXECUTABLE | \
 			MAP_NORESERVE | MAP_POPULATE | MAP_STACK | MAP_FIXED_NOREPLACE)
-#define PROT_ALL (PROT_READ | PROT_WRITE | PROT_EXEC)
 
 /* Where a mapping without MAP_FIXED goes: at the hint if it is free (and
  * below the stack's gap), else as high as there is room between the brk
@@ -60,26 +60,17 @@ static uint64_t choose_address(struct mm *mm, uint64_t hint, uint64_t len)
 	return mm_find_free(mm, len, MAX(mm->brk_mapped, USER_BASE), USER_HEAP_END);
 }
 
-/* A file mapping's pages: the file's, from page first on. */
-struct file_window {
-	struct file *file;
-	uint64_t first;
-};
-
-static void *file_window_page(void *arg, size_t index)
-{
-	struct file_window *w = arg;
-	return w->file->ops->map_page(w->file, w->first + index);
-}
-
 /* May f be mapped so? Linux's checks, in its order: a shared writable
- * mapping writes the file, and any mapping reads it. */
-static int check_file(struct file *f, uint64_t type, uint64_t prot)
+ * mapping writes the file, and any mapping reads it. *may: what prot the
+ * mapping may have later (mprotect): a shared one may write only a file
+ * open for writing. */
+static int check_file(struct file *f, uint64_t type, uint64_t prot, int *may)
 {
 	unsigned mode = file_flags(f) & O_ACCMODE;
 	bool reads = mode == O_RDONLY || mode == O_RDWR, writes = mode == O_WRONLY || mode == O_RDWR;
 	if ((type == MAP_SHARED && (prot & PROT_WRITE) && !writes) || !reads)
 		return -EACCES;
+	*may = type == MAP_SHARED && !writes ? PROT_ALL & ~PROT_WRITE : PROT_ALL;
 	return f->ops->map_page ? 0 : -ENODEV;
 }
 
@@ -99,7 +90,8 @@ static long mmap_in(struct mm *mm, const uint64_t *arg, struct file *file)
 	bool anonymous = flags & MAP_ANONYMOUS;
 	if (!anonymous && !file)
 		return -EBADF;
-	int err = anonymous ? 0 : check_file(file, type, prot);
+	int may = PROT_ALL;
+	int err = anonymous ? 0 : check_file(file, type, prot, &may);
 	if (err)
 		return err;
 	if (len > USER_MAP_END)
@@ -122,9 +114,8 @@ static long mmap_in(struct mm *mm, const uint64_t *arg, struct file *file)
 		return -ENOMEM;
 	}
 	int mm_flags = type == MAP_SHARED ? MM_SHARED : 0;
-	struct file_window window = { file, offset / PAGE_SIZE };
 	err = anonymous ? mm_map(mm, addr, len, (int)prot, mm_flags)
-			: mm_map_from(mm, addr, len, (int)prot, mm_flags, file_window_page, &window);
+			: mm_map_file(mm, addr, len, (int)prot, may, mm_flags, file, offset / PAGE_SIZE);
 	return err ? err : (long)addr;
 }
 
@@ -169,11 +160,11 @@ long sys_munmap(const uint64_t *arg)
 enum { MREMAP_MAYMOVE = 1, MREMAP_FIXED = 2 };
 
 /* Put the first old_len bytes of the region at addr to `to`, followed by
- * new pages up to new_len, as the region is mapped. */
+ * the pages that would come next in it up to new_len (a file's next
+ * pages; for anonymous memory, new ones). */
 static long move_and_grow(struct mm *mm, uint64_t addr, uint64_t old_len, uint64_t to, uint64_t new_len)
 {
-	const struct mm_region *r = mm_region_at(mm, addr);
-	int err = new_len > old_len ? mm_map(mm, to + old_len, new_len - old_len, r->prot, r->flags) : 0;
+	int err = new_len > old_len ? mm_map_continuing(mm, addr + old_len, to + old_len, new_len - old_len) : 0;
 	if (err)
 		return err;
 	if ((err = mm_move(mm, addr, old_len, to)) && new_len > old_len)
@@ -186,7 +177,8 @@ static long move_and_grow(struct mm *mm, uint64_t addr, uint64_t old_len, uint64
  * the old range does and the room after it is free; else, if allowed to,
  * move to where mmap would put a new mapping (or to new_addr with
  * MREMAP_FIXED, replacing what is there). The pages themselves move, so
- * the bytes go along without a copy. Linux's errors: EINVAL for bad
+ * the bytes go along without a copy; the growth is what would come next
+ * in the mapping (a file's next pages, or new ones). Linux's errors: EINVAL for bad
  * flags, alignment or overlap, EFAULT when the old range is not within one
  * mapping, ENOMEM when it cannot grow in place and may not move.
  */
@@ -223,7 +215,7 @@ static long mremap_in(struct mm *mm, const uint64_t *arg)
 	uint64_t grown_end = addr + new_len;
 	if (r->end == addr + old_len && new_len <= USER_MAP_END - addr &&
 	    mm_range_free(mm, r->end, grown_end - r->end)) {
-		int err = mm_map(mm, r->end, grown_end - r->end, r->prot, r->flags);
+		int err = mm_map_continuing(mm, r->end, r->end, grown_end - r->end);
 		return err ? err : (long)addr;
 	}
 	if (!may_move || !(to = choose_address(mm, 0, new_len)))
@@ -397,4 +389,37 @@ KTEST(sys_mm, file_mappings_share_the_files_pages_or_copy_them)
 	KEXPECT(t, memcmp(back, "SHle", 4) == 0);
 	file_put(f);
 	mm_destroy(mm);                   /* and the file's last page goes with it */
+}
+
+KTEST(sys_mm, what_a_mapping_may_become_is_fixed_at_mmap)
+{
+	struct mm *mm = mm_create();
+	struct file *rw, *ro;
+	KASSERT(t, mm != NULL);
+	KASSERT(t, fs_open(NULL, "/tmp/ktest-may", O_CREAT | O_EXCL | O_RDWR, 0600, &rw) == 0);
+	KASSERT(t, fs_open(NULL, "/tmp/ktest-may", O_RDONLY, 0, &ro) == 0);
+	KEXPECT_EQ(t, fs_unlink(NULL, "/tmp/ktest-may"), 0);
+	const uint64_t shared[6] = { 0, 2 * PAGE_SIZE, PROT_READ, MAP_SHARED, 3, 0 };
+	long s = mmap_in(mm, shared, ro);
+	KASSERT(t, s > 0);
+	const int rwx = PROT_READ | PROT_WRITE;
+	KEXPECT_EQ(t, mm_protect(mm, (uint64_t)s, 2 * PAGE_SIZE, rwx), -EACCES);
+	KEXPECT_EQ(t, mm_protect(mm, (uint64_t)s + PAGE_SIZE, PAGE_SIZE, PROT_READ | PROT_EXEC), 0);   /* a split */
+	KEXPECT_EQ(t, mm_protect(mm, (uint64_t)s + PAGE_SIZE, PAGE_SIZE, rwx), -EACCES);   /* both halves keep it */
+	KEXPECT_EQ(t, mm_protect(mm, (uint64_t)s, PAGE_SIZE, rwx), -EACCES);
+	KEXPECT_EQ(t, mm_protect(mm, (uint64_t)s, 2 * PAGE_SIZE, PROT_READ), 0);
+	KEXPECT_EQ(t, mm_region_at(mm, (uint64_t)s)->end, (uint64_t)s + 2 * PAGE_SIZE);   /* one again */
+	/* The file's first page again, right after: not its next page, so
+	 * another region, though mapped alike. */
+	const uint64_t again[6] = { (uint64_t)s + 2 * PAGE_SIZE, PAGE_SIZE, PROT_READ, MAP_SHARED | MAP_FIXED, 3, 0 };
+	KEXPECT_EQ(t, mmap_in(mm, again, ro), s + 2 * PAGE_SIZE);
+	KEXPECT_EQ(t, mm_region_at(mm, (uint64_t)s)->end, (uint64_t)s + 2 * PAGE_SIZE);
+	/* A private mapping of it may write: its own copies. */
+	const uint64_t private[6] = { 0, PAGE_SIZE, PROT_READ, MAP_PRIVATE, 3, 0 };
+	long p = mmap_in(mm, private, ro);
+	KASSERT(t, p > 0);
+	KEXPECT_EQ(t, mm_protect(mm, (uint64_t)p, PAGE_SIZE, rwx), 0);
+	file_put(rw);
+	file_put(ro);
+	mm_destroy(mm);                   /* and the regions' references to ro with it */
 }

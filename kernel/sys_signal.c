@@ -84,27 +84,17 @@ long sys_pause(const uint64_t *arg)
 	return signal_suspend(sched_current()->thread->blocked);
 }
 
-enum { SS_ONSTACK = 1, SS_DISABLE = 2 };
-#define MINSIGSTKSZ 2048
-
 long sys_sigaltstack(const uint64_t *arg)
 {
 	struct thread *t = sched_current()->thread;
-	bool on_it = signal_on_altstack(t, arch_user_regs(sched_current()->kstack_top)->rsp);
-	struct user_stack old = t->altstack, new;
-	old.flags = on_it ? SS_ONSTACK : t->altstack.size ? 0 : SS_DISABLE;
+	uint64_t sp = arch_user_regs(sched_current()->kstack_top)->rsp;
+	struct user_stack old = signal_altstack(t, sp), new;
 	if (arg[0]) {
 		if (copy_from_user(&new, (const void *)arg[0], sizeof(new)) < 0)
 			return -EFAULT;
-		if (on_it)
-			return -EPERM;
-		if (new.flags & ~SS_DISABLE)
-			return -EINVAL;
-		if (new.flags & SS_DISABLE)
-			new = (struct user_stack){ .flags = 0 };
-		else if (new.size < MINSIGSTKSZ)
-			return -ENOMEM;
-		t->altstack = new;
+		long err = signal_set_altstack(t, &new, sp);
+		if (err)
+			return err;
 	}
 	if (arg[1] && copy_to_user((void *)arg[1], &old, sizeof(old)) < 0)
 		return -EFAULT;
@@ -171,10 +161,9 @@ long sys_getitimer(const uint64_t *arg)
 {
 	if (arg[0] != ITIMER_REAL)
 		return -EINVAL;
-	const struct signals *s = &sched_current()->process->signals;
-	uint64_t now = clock_ns(), expires = s->alarm.expires;
-	uint64_t left = s->alarm_armed && expires > now ? expires - now : 0;
-	struct user_itimerval cur = { ns_timeval(s->alarm_interval_ns), ns_timeval(left) };
+	uint64_t value, interval;
+	signal_alarm_get(&value, &interval);
+	struct user_itimerval cur = { ns_timeval(interval), ns_timeval(value) };
 	return copy_to_user((void *)arg[1], &cur, sizeof(cur));
 }
 

@@ -38,12 +38,12 @@ static struct cpu_tick cpu_ticks[MAX_CPUS];
  */
 static void tick(struct timer *t)
 {
-	uint64_t period = tick_period_ns(), now = clock_ns();
-	uint64_t periods = 1 + (now - t->expires) / period;
+	uint64_t expires = t->expires, now = clock_ns();
+	uint64_t periods = timer_forward(&expires, now, tick_period_ns());
 	__atomic_fetch_add(&this_cpu()->ticks, periods, __ATOMIC_RELAXED);
 	cputime_tick(this_cpu()->irq_from_user, periods);
 	loadavg_tick(now);
-	timer_start(t, t->expires + periods * period);
+	timer_start(t, expires);
 	scheduler_tick();
 }
 

@@ -21,6 +21,7 @@ struct timer_queue {
 	 * fires or is stopped, and never set by a one-shot clamped short of it. */
 	bool armed;
 	uint64_t armed_for;
+	uint64_t quiet_until;             /* after an interrupt that ran its fill: none before this */
 };
 static struct timer_queue queues[MAX_CPUS];
 
@@ -36,8 +37,8 @@ static void unqueue(struct timer_queue *q, struct timer *t)
 	t->cpu = -1;
 }
 
-/* Program this CPU's LAPIC timer for the earliest pending timer. Nothing
- * to write if it is armed for that already. */
+/* Program this CPU's LAPIC timer for the earliest pending timer (not
+ * before quiet_until). Nothing to write if it is armed for that already. */
 static void program_next(struct timer_queue *q)
 {
 	assert_held(&q->lock);
@@ -48,6 +49,8 @@ static void program_next(struct timer_queue *q)
 		return;
 	}
 	uint64_t expires = rb_entry(first, struct timer, node)->expires;
+	if (expires < q->quiet_until)
+		expires = q->quiet_until;
 	if (q->armed && q->armed_for == expires)
 		return;
 	uint64_t now = clock_ns();
@@ -61,7 +64,7 @@ static void program_next(struct timer_queue *q)
 }
 
 /* Take t off whichever queue it is on; true if it was pending. */
-static bool dequeue_timer(struct timer *t)
+bool timer_dequeue(struct timer *t)
 {
 	for (;;) {
 		int cpu = __atomic_load_n(&t->cpu, __ATOMIC_ACQUIRE);
@@ -80,14 +83,15 @@ static bool dequeue_timer(struct timer *t)
 
 void timer_start(struct timer *t, uint64_t expires)
 {
-	dequeue_timer(t);
+	timer_dequeue(t);
 	uint64_t flags = irq_save();
 	struct timer_queue *q = &queues[this_cpu()->id];
 	spin_lock(&q->lock);
 	t->expires = expires;
 	t->cpu = this_cpu()->id;
 	rb_add_cached(&t->node, &q->timers, expires_earlier);
-	if (rb_first_cached(&q->timers) == &t->node)
+	/* From a timer's function, this CPU's interrupt re-programs on its way out. */
+	if (rb_first_cached(&q->timers) == &t->node && !q->running)
 		program_next(q);
 	spin_unlock(&q->lock);
 	irq_restore(flags);
@@ -107,7 +111,7 @@ bool timer_cancel(struct timer *t)
 	 * it off once more until it stays off: the caller may free it next. */
 	bool was_pending = false;
 	do {
-		was_pending |= dequeue_timer(t);
+		was_pending |= timer_dequeue(t);
 		wait_until_not_running(t);
 	} while (__atomic_load_n(&t->cpu, __ATOMIC_ACQUIRE) >= 0);
 	return was_pending;
@@ -145,29 +149,40 @@ uint64_t timer_lateness_ns(void)
 	return late < SLEEP_EARLY_MAX_NS ? late : SLEEP_EARLY_MAX_NS;
 }
 
-/* The LAPIC timer interrupt: run every timer that is due, then re-program. */
+/*
+ * The LAPIC timer interrupt: run the timers that are due, then re-program.
+ * At most TIMERS_PER_INTERRUPT of them: a timer whose function starts it
+ * again for a time already past (a period shorter than the function takes,
+ * re-armed at expiry + period instead of past now) would otherwise keep
+ * the CPU here for good. The rest wait for an interrupt put off by as long
+ * as this one took, so what was interrupted runs too; an interrupt that
+ * comes before then (latched while this one ran) only re-programs.
+ */
 static void timer_interrupt(struct trap_frame *frame)
 {
 	(void)frame;
 	struct timer_queue *q = &queues[this_cpu()->id];
 	uint64_t arrived = clock_ns();
-	bool first_due = true;
+	int ran = 0;
 	spin_lock(&q->lock);
 	q->armed = false;
-	for (;;) {
+	while (arrived >= q->quiet_until && ran < TIMERS_PER_INTERRUPT) {
 		struct rb_node *first = rb_first_cached(&q->timers);
 		struct timer *t = first ? rb_entry(first, struct timer, node) : NULL;
 		if (!t || t->expires > clock_ns())
 			break;
-		if (first_due)                    /* the one the LAPIC was programmed for */
+		if (ran++ == 0 && t->expires >= q->quiet_until)   /* the LAPIC was programmed for it */
 			note_lateness(q, arrived > t->expires ? arrived - t->expires : 0);
-		first_due = false;
 		unqueue(q, t);
 		__atomic_store_n(&q->running, t, __ATOMIC_RELAXED);
 		spin_unlock(&q->lock);
 		t->fn(t);
 		spin_lock(&q->lock);
 		__atomic_store_n(&q->running, NULL, __ATOMIC_RELEASE);
+	}
+	if (ran == TIMERS_PER_INTERRUPT) {
+		uint64_t now = clock_ns();
+		q->quiet_until = now + (now - arrived);
 	}
 	program_next(q);
 	spin_unlock(&q->lock);

@@ -164,3 +164,58 @@ KTEST(timer, uses_tsc_deadline_when_present)
 	delay_ns(30 * NS_PER_MS);
 	KEXPECT_EQ(t, r.fired, 1);
 }
+
+/*
+ * A timer that is always due: its function starts it again at its own
+ * expiry, the mistake timer_forward() is there to avoid. One interrupt
+ * runs it TIMERS_PER_INTERRUPT times, then the next waits as long as that
+ * took: the firings come in bursts, each after a pause at least as long
+ * as the burst before it, where one interrupt would run them all in a row.
+ */
+#define ALWAYS_DUE_FIRINGS (20 * TIMERS_PER_INTERRUPT)
+struct always_due {
+	struct timer timer;
+	volatile int fired;
+	uint64_t at[ALWAYS_DUE_FIRINGS];
+};
+
+static void fire_again_at_once(struct timer *t)
+{
+	struct always_due *a = container_of(t, struct always_due, timer);
+	a->at[a->fired] = clock_ns();
+	if (++a->fired < ALWAYS_DUE_FIRINGS)
+		timer_start(t, t->expires);
+}
+
+KTEST(timer, an_always_due_timer_runs_in_bursts_with_pauses)
+{
+	static struct always_due a;
+	a = (struct always_due){ .timer = TIMER_INIT(fire_again_at_once) };
+	uint64_t give_up = clock_ns() + NS_PER_S;
+	timer_start(&a.timer, clock_ns());
+	while (a.fired < ALWAYS_DUE_FIRINGS && clock_ns() < give_up)
+		cpu_relax();
+	timer_cancel(&a.timer);
+	KEXPECT_EQ(t, a.fired, ALWAYS_DUE_FIRINGS);
+	int pauses = 0;
+	for (int i = TIMERS_PER_INTERRUPT; i < a.fired; i++)
+		pauses += a.at[i] - a.at[i - 1] >= a.at[i - 1] - a.at[i - TIMERS_PER_INTERRUPT];
+	pr_info("  # %d firings, %d pauses", a.fired, pauses);
+	KEXPECT(t, pauses >= ALWAYS_DUE_FIRINGS / TIMERS_PER_INTERRUPT / 2);
+}
+
+/* The arithmetic every periodic timer re-arms with. */
+KTEST(timer, forward_moves_the_expiry_past_now_and_counts_the_periods)
+{
+	uint64_t expires = 1000;
+	KEXPECT_EQ(t, timer_forward(&expires, 1500, 1000), 1);      /* on time */
+	KEXPECT_EQ(t, expires, 2000);
+	KEXPECT_EQ(t, timer_forward(&expires, 2000, 1000), 1);      /* due exactly now: past now */
+	KEXPECT_EQ(t, expires, 3000);
+	KEXPECT_EQ(t, timer_forward(&expires, 7250, 1000), 5);      /* 4 periods missed */
+	KEXPECT_EQ(t, expires, 8000);
+	KEXPECT_EQ(t, timer_forward(&expires, 7999, 1000), 0);      /* not due: untouched */
+	KEXPECT_EQ(t, expires, 8000);
+	KEXPECT_EQ(t, timer_forward(&expires, 8000 + 1000000, 1), 1000001);   /* a 1 ns period, 1 ms late */
+	KEXPECT_EQ(t, expires, 8000 + 1000001);
+}

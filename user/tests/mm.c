@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -207,6 +208,118 @@ static void advice(void)
 	munmap(shared, PAGE);
 }
 
+/* A scratch file of `pages` pages, page i filled with 'a' + i, in dir. */
+static void make_file(const char *path, int pages)
+{
+	int fd = open(path, O_CREAT | O_TRUNC | O_WRONLY, 0600);
+	char page[PAGE];
+	for (int i = 0; i < pages; i++) {
+		memset(page, 'a' + i, PAGE);
+		write(fd, page, PAGE);
+	}
+	close(fd);
+}
+
+/* Does page `index` of the file at path still hold only 'a' + index? */
+static int file_page_is(const char *path, int index, char c)
+{
+	char page[PAGE];
+	int fd = open(path, O_RDONLY);
+	int ok = pread(fd, page, PAGE, (off_t)index * PAGE) == PAGE;
+	close(fd);
+	for (int i = 0; ok && i < PAGE; i++)
+		ok = page[i] == c;
+	return ok;
+}
+
+/* In a child: write a byte at p; how the child ended. */
+static void write_in_child(const char *what, volatile char *p)
+{
+	touch_in_child(what, p, 1);
+}
+
+/* What a mapping may become is fixed at mmap: a shared mapping of a file
+ * opened read-only can never be made writable (Linux's VM_MAYWRITE), not
+ * by mprotect, nor after a split or a move; a private one can (its writes
+ * go to copies). */
+static void file_protections(const char *dir)
+{
+	char path[256];
+	snprintf(path, sizeof(path), "%s/ro", dir);
+	make_file(path, 2);
+	int fd = open(path, O_RDONLY);
+	char *shared = mmap(NULL, 2 * PAGE, PROT_READ, MAP_SHARED, fd, 0);
+	yes("mmap(2 pages of a read-only file, READ, SHARED) maps", shared != MAP_FAILED);
+	show("mprotect(it, READ|WRITE)", mprotect(shared, 2 * PAGE, PROT_READ | PROT_WRITE));
+	show("mprotect(its second page, READ|WRITE)", mprotect(shared + PAGE, PAGE, PROT_READ | PROT_WRITE));
+	write_in_child("write to it", shared + PAGE);
+	show("mprotect(its first page, NONE)", mprotect(shared, PAGE, PROT_NONE));
+	show("mprotect(both, READ|WRITE), split in two", mprotect(shared, 2 * PAGE, PROT_READ | PROT_WRITE));
+	show("mprotect(both, READ)", mprotect(shared, 2 * PAGE, PROT_READ));
+	char *grown = mremap(shared, 2 * PAGE, 3 * PAGE, MREMAP_MAYMOVE);
+	yes("mremap(it, 2 pages to 3, MAYMOVE) maps", grown != MAP_FAILED);
+	show("mprotect(the grown one, READ|WRITE)", mprotect(grown, 3 * PAGE, PROT_READ | PROT_WRITE));
+	show("mprotect(its new page, READ|WRITE)", mprotect(grown + 2 * PAGE, PAGE, PROT_READ | PROT_WRITE));
+	munmap(grown, 3 * PAGE);
+
+	char *private = mmap(NULL, 2 * PAGE, PROT_READ, MAP_PRIVATE, fd, 0);
+	yes("mmap(the same file, READ, PRIVATE) maps", private != MAP_FAILED);
+	show("mprotect(it, READ|WRITE)", mprotect(private, 2 * PAGE, PROT_READ | PROT_WRITE));
+	private[0] = 'P';
+	yes("a write to it is its own", private[0] == 'P');
+	munmap(private, 2 * PAGE);
+	close(fd);
+	yes("the file's bytes are unchanged", file_page_is(path, 0, 'a') && file_page_is(path, 1, 'b'));
+	unlink(path);
+}
+
+/* Growing a file mapping (mremap) maps the file's next pages, in place or
+ * moved: a shared one's writes reach the file, a private one's do not. */
+static void file_growth(const char *dir)
+{
+	char path[256];
+	snprintf(path, sizeof(path), "%s/grow", dir);
+	make_file(path, 4);
+	int fd = open(path, O_RDWR);
+	/* Room for 4 pages; the file's first page at its start. */
+	char *room = mmap(NULL, 4 * PAGE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	munmap(room + PAGE, 3 * PAGE);
+	char *p = mmap(room, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0);
+	char *grown = show_remap("mremap(a shared file mapping, 1 page to 3, room after)", p, PAGE, 3 * PAGE, 0, NULL);
+	yes("its new pages are the file's", grown[PAGE] == 'b' && grown[3 * PAGE - 1] == 'c');
+	grown[PAGE] = 'B';
+	yes("a write to one reaches the file", !file_page_is(path, 1, 'b'));
+	/* A page pinned after it: it moves to grow. */
+	char *pin = mmap(grown + 3 * PAGE, PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	char *moved = show_remap("mremap(3 pages to 4, no room, MAYMOVE)", grown, 3 * PAGE, 4 * PAGE, MREMAP_MAYMOVE, NULL);
+	yes("its pages are the file's, the old ones and the new", moved[PAGE] == 'B' && moved[3 * PAGE] == 'd');
+	munmap(moved, 4 * PAGE);
+	munmap(pin, PAGE);
+
+	room = mmap(NULL, 4 * PAGE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	munmap(room + PAGE, 3 * PAGE);
+	p = mmap(room, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, fd, 0);
+	grown = show_remap("mremap(a private file mapping, 1 page to 2, room after)", p, PAGE, 2 * PAGE, 0, NULL);
+	yes("its new page is the file's", grown[PAGE] == 'B' && grown[2 * PAGE - 1] == 'b');
+	grown[2 * PAGE - 1] = 'X';
+	yes("a write to it stays its own", file_page_is(path, 1, 'B') == 0 && grown[2 * PAGE - 1] == 'X');
+	munmap(grown, 2 * PAGE);
+	close(fd);
+	unlink(path);
+}
+
+static void file_mappings(void)
+{
+	char dir[] = "/tmp/mm-test.XXXXXX";
+	if (!mkdtemp(dir)) {
+		printf("mm: mkdtemp failed: %s\n", strerror(errno));
+		return;
+	}
+	file_protections(dir);
+	file_growth(dir);
+	rmdir(dir);
+}
+
 /* Deep calls, each with a page of stack: the stack grows down to hold them. */
 static long __attribute__((noinline)) descend(long depth)
 {
@@ -273,6 +386,7 @@ int main(void)
 	across_fork();
 	remapping();
 	advice();
+	file_mappings();
 	heap();
 	stack();
 	printf("mm: done\n");

@@ -233,6 +233,57 @@ static void interruptions(void)
 	on(SIGCHLD, SIG_DFL, 0);
 }
 
+/* A 1 µs interval timer with SIGALRM blocked: Linux sends SIGALRM once
+ * and starts the timer again only when the signal is taken (so getitimer
+ * says nothing is left, the interval still 1 µs). A kernel that starts it
+ * again from its interrupt, always behind, never leaves that interrupt. */
+static void fast_timer(void)
+{
+	sigset_t alrm, pending;
+	sigemptyset(&alrm);
+	sigaddset(&alrm, SIGALRM);
+	sigprocmask(SIG_BLOCK, &alrm, NULL);
+	struct itimerval it = { .it_interval = { 0, 1 }, .it_value = { 0, 1 } }, cur, old;
+	show("SIGALRM blocked; setitimer(REAL, 1 us, every 1 us)", setitimer(ITIMER_REAL, &it, NULL));
+	struct timespec before, after, nap = { 0, 200000000 };
+	clock_gettime(CLOCK_MONOTONIC, &before);
+	show("nanosleep(200 ms)", nanosleep(&nap, NULL));
+	clock_gettime(CLOCK_MONOTONIC, &after);
+	double took = (double)(after.tv_sec - before.tv_sec) + (double)(after.tv_nsec - before.tv_nsec) / 1e9;
+	yes("it took 200 ms to 2 s", took >= 0.2 && took < 2.0);
+	show("getitimer(REAL)", getitimer(ITIMER_REAL, &cur));
+	printf("signal: value %ld s %ld us, interval %ld s %ld us\n", (long)cur.it_value.tv_sec,
+	       (long)cur.it_value.tv_usec, (long)cur.it_interval.tv_sec, (long)cur.it_interval.tv_usec);
+	sigpending(&pending);
+	yes("SIGALRM is pending", sigismember(&pending, SIGALRM));
+	struct itimerval off = { { 0, 0 }, { 0, 0 } };
+	show("setitimer(REAL, 0): disarmed", setitimer(ITIMER_REAL, &off, &old));
+	printf("signal: it had value %ld s %ld us, interval %ld s %ld us\n", (long)old.it_value.tv_sec,
+	       (long)old.it_value.tv_usec, (long)old.it_interval.tv_sec, (long)old.it_interval.tv_usec);
+	on(SIGALRM, count, 0);
+	caught = 0;
+	sigprocmask(SIG_UNBLOCK, &alrm, NULL);
+	printf("signal: SIGALRM caught %d time(s) once unblocked\n", caught);
+
+	/* A periodic timer goes on after each signal is taken: three pauses,
+	 * three SIGALRMs. */
+	struct itimerval every_10ms = { { 0, 10000 }, { 0, 10000 } };
+	show("setitimer(REAL, 10 ms, every 10 ms)", setitimer(ITIMER_REAL, &every_10ms, NULL));
+	caught = 0;
+	for (int i = 0; i < 3; i++)
+		pause();
+	printf("signal: three pause() calls ended by %d SIGALRM(s)\n", caught);
+	show("setitimer(REAL, 0)", setitimer(ITIMER_REAL, &off, NULL));
+
+	/* A value of 0 disarms, whatever the interval says: it is not kept. */
+	struct itimerval interval_only = { { 1, 0 }, { 0, 0 } };
+	show("setitimer(REAL, value 0, interval 1 s)", setitimer(ITIMER_REAL, &interval_only, NULL));
+	getitimer(ITIMER_REAL, &cur);
+	printf("signal: getitimer: value %ld s %ld us, interval %ld s %ld us\n", (long)cur.it_value.tv_sec,
+	       (long)cur.it_value.tv_usec, (long)cur.it_interval.tv_sec, (long)cur.it_interval.tv_usec);
+	on(SIGALRM, SIG_DFL, 0);
+}
+
 static void alternate_stack(int sig)
 {
 	(void)sig;
@@ -257,6 +308,83 @@ static void stacks(void)
 	raise(SIGUSR2);
 	yes("without SA_ONSTACK it did not",
 	    !(handler_stack >= (uintptr_t)alt && handler_stack < (uintptr_t)alt + sizeof(alt)));
+}
+
+/* What a handler finds: whether it runs on the alternate stack, what its
+ * frame says of that stack, the stack as sigaltstack() then says it, and
+ * what an attempt to change it says. */
+static volatile int seen_on_alt, seen_frame_flags, seen_flags, seen_size_zero, seen_change;
+static char alt_stack[65536];
+
+/* The system call itself: musl refuses SS_ONSTACK before the kernel sees it. */
+static long altstack(const stack_t *ss, stack_t *old)
+{
+	return syscall(SYS_sigaltstack, ss, old);
+}
+
+static void look_at_altstack(int sig, siginfo_t *si, void *ucv)
+{
+	(void)sig, (void)si;
+	int here;
+	stack_t cur, other = { .ss_sp = alt_stack, .ss_size = sizeof(alt_stack) };
+	seen_on_alt = (uintptr_t)&here >= (uintptr_t)alt_stack && (uintptr_t)&here < (uintptr_t)alt_stack + sizeof(alt_stack);
+	seen_frame_flags = ((ucontext_t *)ucv)->uc_stack.ss_flags;
+	altstack(NULL, &cur);
+	seen_flags = cur.ss_flags;
+	seen_size_zero = cur.ss_size == 0;
+	seen_change = altstack(&other, NULL) == 0 ? 0 : errno;
+}
+
+static void show_handler(void)
+{
+	printf("signal: the handler: on it %d, its frame says flags 0x%x, sigaltstack says 0x%x%s, changing it: %s\n",
+	       seen_on_alt, (unsigned)seen_frame_flags, (unsigned)seen_flags, seen_size_zero ? " and size 0" : "",
+	       seen_change ? strerror(seen_change) : "0");
+}
+
+/* sigaltstack's flags, as Linux takes them: SS_ONSTACK as 0 (old
+ * programs pass it), SS_DISABLE, either with SS_AUTODISARM, which gives
+ * each handler the stack to itself (off while the handler runs, back
+ * after, though without the flag); nothing else. Changing it while on it
+ * is EPERM. */
+static void stack_flags(void)
+{
+	stack_t ss = { .ss_flags = SS_DISABLE }, old;
+	struct sigaction sa = { .sa_sigaction = look_at_altstack, .sa_flags = SA_SIGINFO | SA_ONSTACK };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGUSR2, &sa, NULL);
+	altstack(&ss, NULL);
+	raise(SIGUSR2);
+	show_handler();
+
+	ss = (stack_t){ .ss_sp = alt_stack, .ss_size = sizeof(alt_stack), .ss_flags = SS_ONSTACK };
+	show("sigaltstack(flags SS_ONSTACK)", altstack(&ss, NULL));
+	altstack(NULL, &old);
+	printf("signal: then its flags are 0x%x\n", (unsigned)old.ss_flags);
+	ss.ss_flags = 0x10;
+	show("sigaltstack(flags 0x10)", altstack(&ss, NULL));
+	ss.ss_flags = SS_ONSTACK | SS_DISABLE;
+	show("sigaltstack(flags SS_ONSTACK | SS_DISABLE)", altstack(&ss, NULL));
+	raise(SIGUSR2);
+	show_handler();
+
+	ss.ss_flags = SS_AUTODISARM;
+	show("sigaltstack(flags SS_AUTODISARM)", altstack(&ss, NULL));
+	altstack(NULL, &old);
+	printf("signal: then its flags are 0x%x\n", (unsigned)old.ss_flags);
+	raise(SIGUSR2);
+	show_handler();
+	altstack(NULL, &old);
+	printf("signal: after the handler: flags 0x%x, the same stack: %s\n", (unsigned)old.ss_flags,
+	       old.ss_sp == alt_stack && old.ss_size == sizeof(alt_stack) ? "yes" : "no");
+
+	ss.ss_flags = SS_DISABLE | SS_AUTODISARM;
+	show("sigaltstack(flags SS_DISABLE | SS_AUTODISARM)", altstack(&ss, NULL));
+	altstack(NULL, &old);
+	printf("signal: then its flags are 0x%x, size %zu\n", (unsigned)old.ss_flags, old.ss_size);
+	ss.ss_flags = SS_DISABLE;
+	altstack(&ss, NULL);
+	on(SIGUSR2, SIG_DFL, 0);
 }
 
 /* How a waited-for child is now, stopped and continued included. */
@@ -391,7 +519,9 @@ int main(void)
 	basics();
 	ends();
 	interruptions();
+	fast_timer();
 	stacks();
+	stack_flags();
 	job_control();
 	orphaned_groups();
 	printf("signal: done\n");
