@@ -681,6 +681,36 @@ static void copies_under_locks(void)
 	rmdir(dir);
 }
 
+/* getdents64 into a buffer whose last 100 bytes before a PROT_NONE page
+ * hold 4 records (every name here makes a 24-byte record): those count,
+ * and the next call goes on after them. */
+static void getdents_that_faults_part_way(void)
+{
+	char dir[] = "/tmp/thread-list-XXXXXX", path[64];
+	if (!mkdtemp(dir))
+		return;
+	for (int i = 0; i < 50; i++) {
+		snprintf(path, sizeof(path), "%s/f%03d", dir, i);
+		close(open(path, O_WRONLY | O_CREAT, 0600));
+	}
+	char *pages = mmap(NULL, 2 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	mprotect(pages + 4096, 4096, PROT_NONE);
+	int fd = open(dir, O_RDONLY | O_DIRECTORY);
+	long first = syscall(SYS_getdents64, fd, pages + 4096 - 100, 4096);
+	show("getdents64 into 100 bytes before a PROT_NONE page", first);
+	long rest = 0, n;
+	while ((n = syscall(SYS_getdents64, fd, pages, 4096)) > 0)
+		rest += n;
+	show("the calls after list the other records: their bytes", rest);
+	close(fd);
+	munmap(pages, 2 * 4096);
+	for (int i = 0; i < 50; i++) {
+		snprintf(path, sizeof(path), "%s/f%03d", dir, i);
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
 /* pipe2 whose copy-out of the two descriptors fails: they must never have
  * been open, even for a moment (another thread could have used or reused
  * them, and pipe2's undoing would close the other thread's file). Linux
@@ -745,6 +775,7 @@ int main(int argc, char **argv)
 	cpu_clocks();
 	clone_errors();
 	copies_under_locks();
+	getdents_that_faults_part_way();
 	pipe2_to_a_bad_address();
 	return 0;
 }
