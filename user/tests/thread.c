@@ -674,6 +674,10 @@ static void copies_under_locks(void)
 	show("bytes read back that are zeros, as the untouched memory was", zeros);
 	struct stat st;
 	show("stat of the file afterwards", stat(path, &st));
+	char *two = untouched(2 * 4096);
+	mprotect(two + 4096, 4096, PROT_NONE);
+	show("pwrite from an untouched page and a PROT_NONE one", pwrite(race_fd, two, 2 * 4096, 0));
+	munmap(two, 2 * 4096);
 	free(full);
 	close(race_fd);
 	close(race_dir);
