@@ -11,7 +11,9 @@
 #include "kernel/ramfs.h"
 #include "kernel/procfs.h"
 #include "kernel/file.h"
+#include "kernel/kmalloc.h"
 #include "kernel/errno.h"
+#include "arch/x86_64/memlayout.h"
 #include "lib/path.h"
 #include "lib/string.h"
 
@@ -66,21 +68,69 @@ static int put_place(struct io_cursor *to, struct inode *dir, uint64_t *pos)
 	return err;
 }
 
-static long dir_getdents(struct file *f, struct io_cursor *to, uint64_t *pos)
+/* The records from place *pos on that fit in buf's size bytes, made under
+ * the tree's lock; *pos moves past them. The bytes filled; *err is 1 at
+ * the end, -ENOSPC if the next record did not fit, or -ENOENT. */
+static size_t fill_records(struct inode *dir, char *buf, size_t size, uint64_t *pos, int *err)
 {
-	struct inode *dir = f->inode;
-	size_t room = io_left(to), done = 0;
-	int err = 0;
+	struct io_cursor c;
+	io_cursor_kernel(&c, buf, size);
 	tree_lock();
 	procfs_refresh(dir);
-	if (dir_is_dead(dir))
-		err = -ENOENT;            /* Linux lists nothing in a removed directory */
-	while (!err) {
-		err = put_place(to, dir, pos);
-		if (!err)
-			done = room - io_left(to);
-	}
+	*err = dir_is_dead(dir) ? -ENOENT : 0;    /* Linux lists nothing in a removed directory */
+	while (!*err)
+		*err = put_place(&c, dir, pos);
 	tree_unlock();
+	return size - io_left(&c);
+}
+
+/* Of the records in buf, the whole ones among its first `copied` bytes:
+ * their length, and in *pos the place after the last of them. */
+static size_t whole_records(const char *buf, size_t copied, uint64_t *pos)
+{
+	size_t at = 0;
+	struct dirent64_head head;
+	while (copied - at >= sizeof(head)) {
+		memcpy(&head, buf + at, sizeof(head));
+		if (head.reclen > copied - at)
+			break;
+		*pos = (uint64_t)head.next;
+		at += head.reclen;
+	}
+	return at;
+}
+
+/*
+ * The records are made into a buffer of the kernel's under the tree's
+ * lock, and copied out with it let go: a copy to the program's memory may
+ * fault and wait for the address space's lock, and every path lookup
+ * would wait behind it (kernel/ramfs.h). A chunk at a time: the listing
+ * may change between two, and goes on from the place after the last
+ * record copied, as from one call to the next.
+ */
+static long dir_getdents(struct file *f, struct io_cursor *to, uint64_t *pos)
+{
+	enum { CHUNK = PAGE_SIZE };
+	char *chunk = kmalloc(CHUNK);
+	if (!chunk)
+		return -ENOMEM;
+	size_t done = 0;
+	int err = 0;
+	for (;;) {
+		uint64_t next = *pos;
+		size_t filled = fill_records(f->inode, chunk, MIN(io_left(to), (size_t)CHUNK), &next, &err);
+		size_t copied = copy_to_cursor(to, chunk, filled);
+		if (copied < filled) {
+			done += whole_records(chunk, copied, pos);
+			err = -EFAULT;
+			break;
+		}
+		*pos = next;
+		done += filled;
+		if (err != -ENOSPC || filled == 0)
+			break;            /* the end, or no room for the next record */
+	}
+	kfree(chunk);
 	/* Records listed count; else the end (0), or why not even one fitted. */
 	if (done > 0 || err == 1)
 		return (long)done;

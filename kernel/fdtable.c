@@ -40,16 +40,28 @@ static struct file *detach_locked(struct fdtable *t, int fd)
 	return f;
 }
 
+static bool reserved_locked(const struct fdtable *t, int fd)
+{
+	return t->reserved[fd / 64] & (1ULL << (fd % 64));
+}
+
+/* The lowest descriptor >= lowest that is neither open nor reserved, or -EMFILE. */
+static int free_locked(const struct fdtable *t, int lowest)
+{
+	for (int fd = lowest < 0 ? 0 : lowest; fd < FDTABLE_SIZE; fd++)
+		if (!t->file[fd] && !reserved_locked(t, fd))
+			return fd;
+	return -EMFILE;
+}
+
 static int install_locked(struct fdtable *t, struct file *f, int lowest, bool cloexec)
 {
-	for (int fd = lowest < 0 ? 0 : lowest; fd < FDTABLE_SIZE; fd++) {
-		if (!t->file[fd]) {
-			t->file[fd] = f;
-			set_cloexec_locked(t, fd, cloexec);
-			return fd;
-		}
+	int fd = free_locked(t, lowest);
+	if (fd >= 0) {
+		t->file[fd] = f;
+		set_cloexec_locked(t, fd, cloexec);
 	}
-	return -EMFILE;
+	return fd;
 }
 
 struct fdtable *fdtable_create(void)
@@ -120,6 +132,32 @@ int fd_install(struct fdtable *t, struct file *f, int lowest, bool cloexec)
 	return fd;
 }
 
+int fd_reserve(struct fdtable *t, int lowest)
+{
+	spin_lock(&t->lock);
+	int fd = free_locked(t, lowest);
+	if (fd >= 0)
+		t->reserved[fd / 64] |= 1ULL << (fd % 64);
+	spin_unlock(&t->lock);
+	return fd;
+}
+
+void fd_fill(struct fdtable *t, int fd, struct file *f, bool cloexec)
+{
+	spin_lock(&t->lock);
+	t->reserved[fd / 64] &= ~(1ULL << (fd % 64));
+	t->file[fd] = f;
+	set_cloexec_locked(t, fd, cloexec);
+	spin_unlock(&t->lock);
+}
+
+void fd_unreserve(struct fdtable *t, int fd)
+{
+	spin_lock(&t->lock);
+	t->reserved[fd / 64] &= ~(1ULL << (fd % 64));
+	spin_unlock(&t->lock);
+}
+
 struct file *fd_get(struct fdtable *t, int fd)
 {
 	if (!valid(fd))
@@ -162,7 +200,8 @@ int fd_dup_to(struct fdtable *t, int fd, int newfd, bool cloexec)
 		return -EBADF;
 	spin_lock(&t->lock);
 	struct file *f = t->file[fd], *old = NULL;
-	if (f) {
+	bool busy = f && reserved_locked(t, newfd);     /* Linux's answer: EBUSY */
+	if (f && !busy) {
 		old = detach_locked(t, newfd);
 		t->file[newfd] = file_get(f);
 		set_cloexec_locked(t, newfd, cloexec);
@@ -170,7 +209,7 @@ int fd_dup_to(struct fdtable *t, int fd, int newfd, bool cloexec)
 	spin_unlock(&t->lock);
 	if (old)
 		file_put(old);
-	return f ? newfd : -EBADF;
+	return !f ? -EBADF : busy ? -EBUSY : newfd;
 }
 
 int fd_cloexec(struct fdtable *t, int fd)
@@ -264,6 +303,28 @@ KTEST(fdtable, exec_closes_only_the_close_on_exec_descriptors)
 	KEXPECT_EQ(t, fd_close(files, 1), -EBADF);
 	KEXPECT_EQ(t, fd_close(files, 2), -EBADF);
 	KEXPECT_EQ(t, fd_cloexec(files, 0), 0);
+	fdtable_put(files);
+}
+
+KTEST(fdtable, a_reserved_descriptor_names_nothing_until_filled)
+{
+	struct fdtable *files = table_with_a_pipe();
+	KASSERT(t, files != NULL);
+	KEXPECT_EQ(t, fd_reserve(files, 0), 2);
+	KEXPECT(t, fd_get(files, 2) == NULL);
+	KEXPECT_EQ(t, fd_close(files, 2), -EBADF);
+	KEXPECT_EQ(t, fd_dup(files, 0, 0, false), 3);                /* passed over */
+	KEXPECT_EQ(t, fd_dup_to(files, 0, 2, false), -EBUSY);
+	struct fdtable *child = fdtable_fork(files);
+	KASSERT(t, child != NULL);
+	KEXPECT_EQ(t, fd_dup(child, 0, 0, false), 2);                /* a fork's copy is free there */
+	fdtable_put(child);
+	fd_fill(files, 2, fd_get(files, 1), true);
+	KEXPECT_EQ(t, fd_cloexec(files, 2), 1);
+	KEXPECT_EQ(t, fd_close(files, 2), 0);
+	KEXPECT_EQ(t, fd_reserve(files, 0), 2);
+	fd_unreserve(files, 2);
+	KEXPECT_EQ(t, fd_dup(files, 0, 0, false), 2);
 	fdtable_put(files);
 }
 

@@ -20,6 +20,7 @@ struct fdtable {
 	int refs;                                 /* atomic */
 	struct file *file[FDTABLE_SIZE];          /* NULL: free */
 	uint64_t cloexec[FDTABLE_SIZE / 64];      /* bit fd: close it at exec */
+	uint64_t reserved[FDTABLE_SIZE / 64];     /* bit fd: taken for a file to come (fd_reserve()) */
 };
 
 /* NULL when out of memory. */
@@ -32,6 +33,15 @@ void fdtable_close_on_exec(struct fdtable *t);    /* close those marked close-on
 /* Install f at the lowest free descriptor >= lowest: it, or -EMFILE (then
  * the caller still holds its reference). Takes over the caller's reference. */
 int fd_install(struct fdtable *t, struct file *f, int lowest, bool cloexec);
+/* The lowest free descriptor >= lowest, taken for a file not installed
+ * yet: it, or -EMFILE. Until fd_fill() puts the file there, or
+ * fd_unreserve() frees it, it names nothing (EBADF; dup2 onto it is
+ * EBUSY, as on Linux) and nothing else takes it: pipe2 copies its two
+ * numbers out first, so that no other thread can use, close or reuse a
+ * descriptor of a call that then fails. */
+int fd_reserve(struct fdtable *t, int lowest);
+void fd_fill(struct fdtable *t, int fd, struct file *f, bool cloexec);   /* takes over the reference */
+void fd_unreserve(struct fdtable *t, int fd);
 /* The file at fd with one more reference (file_put() it), or NULL. */
 struct file *fd_get(struct fdtable *t, int fd);
 int fd_close(struct fdtable *t, int fd);                                 /* 0 or -EBADF */

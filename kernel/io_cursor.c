@@ -1,4 +1,5 @@
 #include "kernel/io_cursor.h"
+#include "kernel/mm.h"
 #include "kernel/errno.h"
 #include "kernel/ktest.h"
 #include "arch/x86_64/memlayout.h"
@@ -99,6 +100,37 @@ size_t zeros_to_cursor(struct io_cursor *c, size_t n)
 		done += got;
 		if (got < want)
 			break;
+	}
+	return done;
+}
+
+size_t copy_from_cursor_nofault(struct io_cursor *c, void *dst, size_t n)
+{
+	uint64_t flags = irq_save();      /* user_faults_off() counts per CPU */
+	user_faults_off();
+	size_t done = copy_from_cursor(c, dst, n);
+	user_faults_on();
+	irq_restore(flags);
+	return done;
+}
+
+size_t fault_in_cursor(const struct io_cursor *c, size_t n)
+{
+	n = MIN(n, c->left);
+	if (!c->user)
+		return n;
+	/* A copy walks it: one byte read from each page brings the page in. */
+	struct io_cursor probe = *c;
+	size_t done = 0;
+	while (done < n) {
+		size_t piece = n - done;
+		uint64_t addr = current_piece(&probe, &piece);
+		char byte;
+		if (copy_from_user(&byte, (const void *)addr, 1))
+			break;
+		probe.offset += piece;
+		probe.left -= piece;
+		done += piece;
 	}
 	return done;
 }

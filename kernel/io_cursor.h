@@ -51,6 +51,17 @@ size_t copy_from_cursor(struct io_cursor *c, void *dst, size_t n);
 /* The same with n zero bytes: a file's hole, /dev/zero. */
 size_t zeros_to_cursor(struct io_cursor *c, size_t n);
 
+/* copy_from_cursor() with user faults off (kernel/mm.h): a page of the
+ * program's that is not there ends the copy short, rather than be
+ * brought in. For a copy under a lock that must not wait for a fault
+ * (docs/userspace.md, "Locks and user copies"). */
+size_t copy_from_cursor_nofault(struct io_cursor *c, void *dst, size_t n);
+/* Bring in the pages of the cursor's next n bytes (at most io_left()), as
+ * a read of them would, without moving it: how many of them, from the
+ * first, can be read now. Before taking such a lock, or with it let go
+ * after a copy came short. */
+size_t fault_in_cursor(const struct io_cursor *c, size_t n);
+
 /* What a read or write returns: the bytes it moved, or its error if none. */
 static inline long io_result(size_t done, long err)
 {

@@ -157,10 +157,13 @@ uint64_t mm_find_free(struct mm *mm, size_t len, uint64_t floor, uint64_t ceilin
 int mm_write(struct mm *mm, uint64_t addr, const void *src, size_t len);
 
 /* A page fault at addr in mm, with the CPU's error code: true if it is
- * resolved (a write to a copy-on-write page: mm now has its own copy; or
+ * resolved (a write to a copy-on-write page: mm now has its own copy; a
+ * private page's first touch, a read's or a write's: it is there now; or
  * an entry another thread has just made writable) and the access should
- * be retried; false if it is a real fault. Takes mm's lock (may sleep):
- * interrupts on for a write; a read never waits. */
+ * be retried; false if it is a real fault. Takes mm's lock, interrupts
+ * on: any fault may wait for it, a read's too. So the kernel copies to or
+ * from user memory holding no lock that is ever taken with mm's lock held
+ * (a file's, which mmap takes), unless with faults off (below). */
 bool mm_fault(struct mm *mm, uint64_t addr, uint64_t error_code);
 
 /* Where a futex word lives (kernel/futex.c): 1 and its physical address
@@ -171,9 +174,12 @@ int mm_shared_phys(struct mm *mm, uint64_t addr, uint64_t *phys);
 /* brk(): move the heap's end to addr, if it can; returns the end now. */
 uint64_t mm_brk(struct mm *mm, uint64_t addr);
 
-/* Between these (interrupts off), a user copy that faults fails at once,
- * rather than make the page present (Linux's pagefault_disable()): for a
- * read under a spinlock, whose caller faults the page in after. */
+/* Between these (interrupts off: the count is the CPU's), a user copy
+ * that faults fails at once, rather than make the page present (Linux's
+ * pagefault_disable()): for a copy under a lock that must not wait for a
+ * fault (a futex bucket's spinlock, a file's lock: copy_from_cursor_nofault()
+ * in kernel/io_cursor.h), whose caller brings the page in with the lock
+ * let go, and tries again. */
 void user_faults_off(void);
 void user_faults_on(void);
 

@@ -6,7 +6,10 @@
  *
  * The mutex guards the ring and the counts of open ends. It is held
  * across the copies to and from the caller's memory, which is why it is
- * a mutex: a copy may fault, and once pages come on demand it will sleep.
+ * a mutex: a copy may fault, and a fault may wait for the address space's
+ * lock. That is safe because no one takes a pipe's mutex holding that
+ * lock, or any lock taken under it (docs/userspace.md, "Locks and user
+ * copies"), as Linux holds its pipe's mutex across the copies.
  * A reader or writer that must wait lets go of it and sleeps on a wait
  * queue; its condition reads head, tail and the counts without the mutex,
  * which is why they are accessed atomically. Whoever changes the ring or a

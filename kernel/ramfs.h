@@ -10,11 +10,15 @@
  *
  * One lock, the tree's, guards every directory's entries, every nlink and
  * every parent pointer: a path is walked and changed under it in one go,
- * so nothing can move between the walk and the change. It is a mutex,
- * held while getdents copies to the program's memory (which may fault on
- * a copy-on-write page and take the address space's lock): never take it
- * holding an address space's lock. A regular file's bytes have a lock of
- * their own (kernel/ramfs_file.c).
+ * so nothing can move between the walk and the change. It is a mutex
+ * (a walk may allocate), but no copy to or from a program's memory is
+ * ever made under it: a copy may fault, a fault waits for the address
+ * space's lock, and whoever holds that may be waiting in turn (for a
+ * file's lock, kernel/ramfs_file.c); every open, stat and execve on the
+ * machine would wait behind it. getdents makes its records in a buffer
+ * of the kernel's under it and copies them out after (kernel/dir_file.c).
+ * Never take it holding an address space's lock. A regular file's bytes
+ * have a lock of their own (kernel/ramfs_file.c).
  */
 #pragma once
 #include <stdbool.h>

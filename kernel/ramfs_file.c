@@ -5,14 +5,17 @@
  * on Linux. mmap maps these very pages: a shared mapping's writes are the
  * file's, and a private mapping's pages are copy-on-write (kernel/mm.c).
  *
- * The file's lock guards its size and its array. A write holds it
- * throughout, so writes never mix and O_APPEND's end is the true one; its
- * copy from the program's memory only reads, and a read fault never
- * waits. A read lets go of it before copying out: a copy to the program's
- * memory may fault on a copy-on-write page, and that fault takes the
- * address space's lock, which mmap holds while it takes this one. The
- * read holds a reference to the page meanwhile, so a truncation cannot
- * free it under the copy.
+ * The file's lock guards its size and its array. mmap takes it with the
+ * address space's lock held (kernel/sys_mm.c: map_page), and a fault in
+ * the program's memory takes that lock, a read's too (an untouched page
+ * comes on first touch): so no copy from or to the program's memory may
+ * fault while it is held (docs/userspace.md, "Locks and user copies").
+ * A write holds it throughout, so writes never mix and O_APPEND's end is
+ * the true one: it brings the source's pages in before it takes the
+ * lock, and copies under it with faults off. Should a page be gone again
+ * (another thread unmapped it), it lets go, brings the page in, and goes
+ * on. A read lets go of it before copying out, holding a reference to
+ * the page meanwhile, so a truncation cannot free it under the copy.
  *
  * All files together may hold at most half of memory, tmpfs's default
  * size: past it a write says ENOSPC. Without a bound, one `yes > file &`
@@ -115,6 +118,7 @@ long ramfs_file_write(struct inode *inode, struct io_cursor *from, uint64_t *pos
 {
 	size_t done = 0;
 	long err = 0;
+	fault_in_cursor(from, io_left(from));     /* see the top */
 	mutex_lock(&inode->data.lock);
 	if (append)
 		*pos = inode->data.size;
@@ -126,12 +130,22 @@ long ramfs_file_write(struct inode *inode, struct io_cursor *from, uint64_t *pos
 		}
 		size_t offset = *pos % PAGE_SIZE;
 		size_t n = MIN(io_left(from), PAGE_SIZE - offset);
-		size_t got = copy_from_cursor(from, page + offset, n);
+		size_t got = copy_from_cursor_nofault(from, page + offset, n);
 		*pos += got;
 		done += got;
 		inode->data.size = MAX(inode->data.size, *pos);
-		if (got < n)
+		if (got == n)
+			continue;
+		/* A page of the source is not there after all (another thread
+		 * unmapped it since): bring it in with the lock let go. An
+		 * append goes on at the end as it is now. */
+		mutex_unlock(&inode->data.lock);
+		bool there = fault_in_cursor(from, 1) == 1;
+		mutex_lock(&inode->data.lock);
+		if (!there)
 			err = -EFAULT;
+		else if (append)
+			*pos = inode->data.size;
 	}
 	if (done)
 		inode->mtime_ns = (int64_t)realtime_ns();

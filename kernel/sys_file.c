@@ -280,6 +280,9 @@ long sys_fcntl(const uint64_t *arg)
 	return ret;
 }
 
+/* As Linux: the descriptors are reserved, copied out, and only then
+ * installed, so that a failed copy leaves nothing any other thread could
+ * have seen, used or reused (kernel/fdtable.h). */
 long sys_pipe2(const uint64_t *arg)
 {
 	unsigned flags = (unsigned)arg[1];
@@ -290,24 +293,22 @@ long sys_pipe2(const uint64_t *arg)
 	if (err)
 		return err;
 	struct fdtable *files = my_files();
-	bool cloexec = flags & O_CLOEXEC;
-	int fds[2] = { fd_install(files, r, 0, cloexec), -EMFILE };
-	if (fds[0] < 0) {
+	int fds[2] = { fd_reserve(files, 0), -EMFILE };
+	if (fds[0] >= 0)
+		fds[1] = fd_reserve(files, 0);
+	err = fds[0] < 0 ? fds[0] : fds[1] < 0 ? fds[1] : 0;
+	if (!err && copy_to_user((void *)arg[0], fds, sizeof(fds)) < 0)
+		err = -EFAULT;
+	if (err) {
+		for (int i = 0; i < 2; i++)
+			if (fds[i] >= 0)
+				fd_unreserve(files, fds[i]);
 		file_put(r);
 		file_put(w);
-		return fds[0];
+		return err;
 	}
-	fds[1] = fd_install(files, w, 0, cloexec);
-	if (fds[1] < 0) {
-		file_put(w);
-		fd_close(files, fds[0]);
-		return fds[1];
-	}
-	if (copy_to_user((void *)arg[0], fds, sizeof(fds)) < 0) {
-		fd_close(files, fds[0]);
-		fd_close(files, fds[1]);
-		return -EFAULT;
-	}
+	fd_fill(files, fds[0], r, flags & O_CLOEXEC);
+	fd_fill(files, fds[1], w, flags & O_CLOEXEC);
 	return 0;
 }
 

@@ -20,8 +20,11 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <dirent.h>
+#include <fcntl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -576,6 +579,177 @@ static void cpu_clocks(void)
 	show("clock_gettime on another thread's clock", clock_gettime(clock, &its));
 }
 
+/* Three threads on one file in a directory of their own: one pwrite()s it
+ * from a fresh 1 MiB mapping, never touched, so that every page of the
+ * copy faults; one maps the file shared and unmaps it, over and over; one
+ * lists the directory into a fresh page. A kernel that copies from user
+ * memory while holding a lock its mmap takes under the address space's
+ * lock (the file's data lock), or holds a global lock (the tree's) across
+ * a copy out, deadlocks here on the first round, and then every path
+ * lookup on the machine hangs behind it. */
+#define RACE_FILE_SIZE (1 << 20)
+#define RACE_ROUNDS 20
+
+static int race_fd, race_dir;
+static atomic_int race_done;
+static long race_written, race_listed, race_mapped;
+
+static void *untouched(size_t size)
+{
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static void *pwrite_untouched(void *arg)
+{
+	(void)arg;
+	for (int round = 0; round < RACE_ROUNDS; round++) {
+		char *buf = untouched(RACE_FILE_SIZE);
+		if (buf && pwrite(race_fd, buf, RACE_FILE_SIZE, 0) == RACE_FILE_SIZE)
+			race_written++;
+		munmap(buf, RACE_FILE_SIZE);
+	}
+	atomic_store(&race_done, 1);
+	return NULL;
+}
+
+static void *mmap_munmap_loop(void *arg)
+{
+	(void)arg;
+	while (!atomic_load(&race_done)) {
+		void *p = mmap(NULL, RACE_FILE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, race_fd, 0);
+		if (p != MAP_FAILED && munmap(p, RACE_FILE_SIZE) == 0)
+			race_mapped++;
+	}
+	return NULL;
+}
+
+/* Each listing into a page just mapped: ".", ".." and "file", 3 records. */
+static void *getdents_untouched(void *arg)
+{
+	(void)arg;
+	while (!atomic_load(&race_done)) {
+		char *buf = untouched(4096);
+		lseek(race_dir, 0, SEEK_SET);
+		long n = buf ? syscall(SYS_getdents64, race_dir, buf, 4096) : -1;
+		int records = 0;
+		for (long at = 0; at < n; records++)
+			at += *(unsigned short *)(buf + at + 16);     /* d_reclen */
+		if (records == 3)
+			race_listed++;
+		else
+			race_listed = -1000000;
+		munmap(buf, 4096);
+	}
+	return NULL;
+}
+
+static void copies_under_locks(void)
+{
+	char dir[] = "/tmp/thread-race-XXXXXX", path[64];
+	if (!mkdtemp(dir)) {
+		printf(CASES_NAME ": mkdtemp: %s\n", strerror(errno));
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/file", dir);
+	race_fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	race_dir = open(dir, O_RDONLY | O_DIRECTORY);
+	char *full = malloc(RACE_FILE_SIZE);
+	memset(full, 'x', RACE_FILE_SIZE);
+	show("pwrite 1 MiB of 'x' first", pwrite(race_fd, full, RACE_FILE_SIZE, 0));
+
+	pthread_t t[3];
+	pthread_create(&t[0], NULL, pwrite_untouched, NULL);
+	pthread_create(&t[1], NULL, mmap_munmap_loop, NULL);
+	pthread_create(&t[2], NULL, getdents_untouched, NULL);
+	for (int i = 0; i < 3; i++)
+		pthread_join(t[i], NULL);
+	show("pwrite from untouched memory while mmap loops: full writes", race_written);
+	yes("the mmap/munmap loop ran", race_mapped > 0);
+	yes("every getdents64 into an untouched page listed ., .. and file", race_listed >= 0);
+	show("pread it back", pread(race_fd, full, RACE_FILE_SIZE, 0));
+	long zeros = 0;
+	for (long i = 0; i < RACE_FILE_SIZE; i++)
+		zeros += full[i] == 0;
+	show("bytes read back that are zeros, as the untouched memory was", zeros);
+	struct stat st;
+	show("stat of the file afterwards", stat(path, &st));
+	char *two = untouched(2 * 4096);
+	mprotect(two + 4096, 4096, PROT_NONE);
+	show("pwrite from an untouched page and a PROT_NONE one", pwrite(race_fd, two, 2 * 4096, 0));
+	munmap(two, 2 * 4096);
+	free(full);
+	close(race_fd);
+	close(race_dir);
+	unlink(path);
+	rmdir(dir);
+}
+
+/* getdents64 into a buffer whose last 100 bytes before a PROT_NONE page
+ * hold 4 records (every name here makes a 24-byte record): those count,
+ * and the next call goes on after them. */
+static void getdents_that_faults_part_way(void)
+{
+	char dir[] = "/tmp/thread-list-XXXXXX", path[64];
+	if (!mkdtemp(dir))
+		return;
+	for (int i = 0; i < 50; i++) {
+		snprintf(path, sizeof(path), "%s/f%03d", dir, i);
+		close(open(path, O_WRONLY | O_CREAT, 0600));
+	}
+	char *pages = mmap(NULL, 2 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	mprotect(pages + 4096, 4096, PROT_NONE);
+	int fd = open(dir, O_RDONLY | O_DIRECTORY);
+	long first = syscall(SYS_getdents64, fd, pages + 4096 - 100, 4096);
+	show("getdents64 into 100 bytes before a PROT_NONE page", first);
+	long rest = 0, n;
+	while ((n = syscall(SYS_getdents64, fd, pages, 4096)) > 0)
+		rest += n;
+	show("the calls after list the other records: their bytes", rest);
+	close(fd);
+	munmap(pages, 2 * 4096);
+	for (int i = 0; i < 50; i++) {
+		snprintf(path, sizeof(path), "%s/f%03d", dir, i);
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
+/* pipe2 whose copy-out of the two descriptors fails: they must never have
+ * been open, even for a moment (another thread could have used or reused
+ * them, and pipe2's undoing would close the other thread's file). Linux
+ * copies them out before it installs them. */
+static atomic_int pipe2_done;
+static int pipe2_lowest;
+static long pipe2_seen;
+
+static void *watch_descriptors(void *arg)
+{
+	(void)arg;
+	while (!atomic_load(&pipe2_done))
+		if (fcntl(pipe2_lowest, F_GETFD) >= 0 || fcntl(pipe2_lowest + 1, F_GETFD) >= 0)
+			pipe2_seen++;
+	return NULL;
+}
+
+static void pipe2_to_a_bad_address(void)
+{
+	pipe2_lowest = dup(0);
+	close(pipe2_lowest);
+	pthread_t t;
+	pthread_create(&t, NULL, watch_descriptors, NULL);
+	long ret = 0;
+	for (int i = 0; i < 2000; i++)
+		ret = syscall(SYS_pipe2, (int *)8, 0);
+	show("pipe2 to address 8, 2000 times", ret);
+	atomic_store(&pipe2_done, 1);
+	pthread_join(t, NULL);
+	yes("another thread never saw its descriptors open", pipe2_seen == 0);
+	int next = dup(0);
+	yes("the lowest free descriptor is the same after", next == pipe2_lowest);
+	close(next);
+}
+
 static void clone_errors(void)
 {
 	show("clone(CLONE_THREAD) without CLONE_SIGHAND", syscall(SYS_clone, CLONE_THREAD | CLONE_VM, 0, 0, 0, 0));
@@ -604,5 +778,8 @@ int main(int argc, char **argv)
 	take_away_from_sleeper("munmap while the writer sleeps on another CPU", unmap);
 	cpu_clocks();
 	clone_errors();
+	copies_under_locks();
+	getdents_that_faults_part_way();
+	pipe2_to_a_bad_address();
 	return 0;
 }
