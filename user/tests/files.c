@@ -626,6 +626,63 @@ static void mappings(void)
 	close(shm);
 }
 
+/* A chain of directories as deep as a program cares to make, the deepest
+ * kept (open, or a child's working directory), then removed from the
+ * bottom up: when the deepest goes, they all go, each holding its parent
+ * (".."). The kernel must walk such a chain with a loop, as every walk of
+ * it here (getcwd, rename's "into itself"). */
+#define DEPTH 5000
+
+/* SCRATCH/chain/d/d/...: how many levels were made; ends in the deepest. */
+static int make_chain(void)
+{
+	chdir(SCRATCH);
+	show("mkdir(chain)", mkdir("chain", 0755));
+	show("chdir(chain)", chdir("chain"));
+	int made = 0;
+	while (made < DEPTH && mkdir("d", 0755) == 0 && chdir("d") == 0)
+		made++;
+	show("mkdir(d) and chdir(d), 5000 times", made);
+	return made;
+}
+
+/* From the deepest back up to SCRATCH, each level removed on the way. */
+static void remove_chain(int made)
+{
+	int removed = 0;
+	while (removed < made && chdir("..") == 0 && rmdir("d") == 0)
+		removed++;
+	show("chdir(..) and rmdir(d), 5000 times", removed);
+}
+
+static void deep_directories(void)
+{
+	char buf[8192];
+	int made = make_chain();
+	int deepest = show_open("open(.) 5000 deep", open(".", O_RDONLY | O_DIRECTORY));
+	show("getcwd 5000 deep: longer than a page", syscall(SYS_getcwd, buf, sizeof(buf)));
+	show("rename(the chain's top, x): into itself", rename(SCRATCH "/chain", "x"));
+	remove_chain(made);
+	show("close(the deepest, removed)", close(deepest));
+	show("chdir(..)", chdir(".."));
+	show("rmdir(chain)", rmdir("chain"));
+
+	made = make_chain();
+	int go[2];
+	pipe(go);
+	pid_t pid = fork();
+	if (pid == 0) {                       /* stays in the deepest until told */
+		close(go[1]);
+		_exit(read(go[0], buf, 1) == 0 ? 0 : 1);
+	}
+	close(go[0]);
+	remove_chain(made);
+	close(go[1]);
+	show_status("a child working 5000 deep in the removed chain ends", pid);
+	show("chdir(..)", chdir(".."));
+	show("rmdir(chain)", rmdir("chain"));
+}
+
 static void programs(char **envp)
 {
 	pid_t pid = fork();
@@ -666,6 +723,7 @@ int main(int argc, char **argv, char **envp)
 	working_directory();
 	mappings();
 	programs(envp);
+	deep_directories();
 	chdir("/");
 	show("remove the scratch directory", remove_tree(SCRATCH));
 	printf("files: done\n");
