@@ -420,6 +420,34 @@ KTEST(fs, a_directory_knows_its_path_until_it_is_removed)
 	inode_put(dir);
 }
 
+KTEST(fs, a_removed_chain_of_5000_directories_goes_with_its_last_reference)
+{
+	/* Each removed directory holds its parent: freeing the deepest
+	 * frees them all, with no call per level (the stack is 16 KiB). */
+	size_t blocks = kmalloc_live_blocks(), pages = pages_in_use();
+	struct inode *deepest, *at, *up;
+	KASSERT(t, fs_mkdir(NULL, "/tmp/ktest-fs", 0755) == 0);
+	KASSERT(t, path_lookup(NULL, "/tmp/ktest-fs", &deepest) == 0);
+	for (int i = 0; i < 5000; i++) {
+		KASSERT(t, fs_mkdir(deepest, "d", 0755) == 0);
+		KASSERT(t, path_lookup(deepest, "d", &at) == 0);
+		inode_put(deepest);
+		deepest = at;
+	}
+	at = inode_get(deepest);
+	for (int i = 0; i < 5000; i++) {
+		KASSERT(t, path_lookup(at, "..", &up) == 0);
+		inode_put(at);
+		KASSERT(t, fs_rmdir(up, "d") == 0);
+		at = up;
+	}
+	inode_put(at);
+	KEXPECT_EQ(t, fs_rmdir(NULL, "/tmp/ktest-fs"), 0);
+	inode_put(deepest);
+	KEXPECT_EQ(t, kmalloc_live_blocks(), blocks);
+	KEXPECT_EQ(t, pages_in_use(), pages);
+}
+
 KTEST(fs, dev_console_is_the_console)
 {
 	struct file *f;

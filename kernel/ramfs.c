@@ -49,18 +49,24 @@ struct inode *inode_create(uint32_t mode)
 
 void inode_put(struct inode *inode)
 {
-	/* Acquire and release: all this reference's uses come before the free. */
-	if (__atomic_sub_fetch(&inode->refs, 1, __ATOMIC_ACQ_REL) > 0)
-		return;
-	if (inode_is_dir(inode)) {
-		if (!dir_is_empty(inode))
-			panic("ramfs: directory %llu freed with entries", (unsigned long long)inode->ino);
-		if (inode->dir.parent)    /* never the root: it is never freed */
-			inode_put(inode->dir.parent);
-	} else if (inode_is_regular(inode)) {
-		ramfs_file_free(inode);
+	/* A directory holds its parent (".."), so freeing one may free a
+	 * chain of removed directories above it, as deep as a program made
+	 * it: a loop up the chain, not a call per level on the 16 KiB stack. */
+	while (inode) {
+		/* Acquire and release: all this reference's uses come before the free. */
+		if (__atomic_sub_fetch(&inode->refs, 1, __ATOMIC_ACQ_REL) > 0)
+			return;
+		struct inode *parent = NULL;   /* the root is never freed; an unnamed directory has none */
+		if (inode_is_dir(inode)) {
+			if (!dir_is_empty(inode))
+				panic("ramfs: directory %llu freed with entries", (unsigned long long)inode->ino);
+			parent = inode->dir.parent;
+		} else if (inode_is_regular(inode)) {
+			ramfs_file_free(inode);
+		}
+		kfree(inode);
+		inode = parent;
 	}
-	kfree(inode);
 }
 
 void inode_stat(const struct inode *inode, struct stat *st)

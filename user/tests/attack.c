@@ -2,13 +2,14 @@
  * What an attacker in ring 3 would try, case by case: touch the kernel's
  * memory, run code from the stack and the heap, run privileged
  * instructions, hand the kernel its own addresses, return from a signal
- * handler through a forged frame, aim a system call's return at the edge
- * of user space. Each attempt runs in a child, and the line says how the
- * child ended: "attack: what: killed by signal N", "attack: what: ERROR"
- * (the call failed, with that errno), or "attack: what: succeeded". The
- * same binary runs on the host's Linux and on leftmost, and the lines
- * must be the same (user/tests/cases.h); the kernel says itself whether
- * its code changed meanwhile (docs/userspace.md, "Security tests").
+ * handler through a forged frame, nest handlers with no end, aim a system
+ * call's return at the edge of user space. Each attempt runs in a child,
+ * and the line says how the child ended: "attack: what: killed by signal
+ * N", "attack: what: ERROR" (the call failed, with that errno), or
+ * "attack: what: succeeded". The same binary runs on the host's Linux and
+ * on leftmost, and the lines must be the same (user/tests/cases.h); the
+ * kernel says itself whether its code changed meanwhile (docs/userspace.md,
+ * "Attacks, the fuzzer and the leak test").
  *
  * The kernel addresses tried are leftmost's and Linux's, each a kernel
  * address on both kernels: every address above user space is the
@@ -23,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -513,6 +515,31 @@ static long altstack_at(uint64_t addr)
 	return raise(SIGUSR1);
 }
 
+/* Handlers that nest: each raises its own signal again (SA_NODEFER), so
+ * frames pile up on the program's stack, never on the kernel's: the
+ * kernel delivers one handler and returns to it. `depth` 0: with no end,
+ * until the stack (1 MiB here, where Linux obeys the limit) runs out. */
+static volatile int nested, nest_depth;
+
+static void nest(int sig)
+{
+	if (nest_depth == 0 || ++nested < nest_depth)
+		raise(sig);
+}
+
+static long nested_handlers(uint64_t depth)
+{
+	struct rlimit small = { 1 << 20, 1 << 20 };
+	if (depth == 0 && setrlimit(RLIMIT_STACK, &small))
+		return -1;
+	nest_depth = (int)depth;
+	struct sigaction sa = { .sa_handler = nest, .sa_flags = SA_NODEFER };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGUSR1, &sa, NULL);
+	raise(SIGUSR1);
+	return nested == nest_depth ? 0 : (errno = ERANGE, -1);
+}
+
 static void signals(void)
 {
 	const struct place *text = &kernel_places[0];
@@ -535,6 +562,8 @@ static void signals(void)
 	attempt("a signal's handler at", "the first non-canonical address", handler_at, USER_TOP);
 	attempt("a signal's restorer at", text->name, restorer_at, text->addr);
 	attempt("a signal's alternate stack at", text->name, altstack_at, text->addr);
+	attempt("handlers nested 1000 deep", "on the program's stack", nested_handlers, 1000);
+	attempt("handlers nested with no end", "on the program's stack", nested_handlers, 0);
 }
 
 /* The SYSRET hazard: a `syscall` in the last two bytes of user space

@@ -2,16 +2,17 @@
  * The file system calls, case by case: one line per case, "files: what =
  * result", compared line for line with the same binary's output on the
  * host's Linux (user/tests/cases.h). Everything happens in a scratch
- * directory, SCRATCH, made at the start and removed at the end, so that
- * both kernels see the same tree; only names, sizes, contents, modes,
- * results and errors are printed, never inode numbers or times (and
- * nothing whose answer depends on the host's file system: a directory's
- * size, a file's exact st_blocks).
+ * directory, SCRATCH, made at the start and removed at the end (but for
+ * deep_directories(), in one of its own), so that both kernels see the
+ * same tree; only names, sizes, contents, modes, results and errors are
+ * printed, never inode numbers or times (and nothing whose answer depends
+ * on the host's file system: a directory's size, a file's exact st_blocks).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -626,6 +627,80 @@ static void mappings(void)
 	close(shm);
 }
 
+/* A chain of directories as deep as a program cares to make, the deepest
+ * kept (open, or a child's working directory), then removed from the
+ * bottom up: when the deepest goes, they all go, each holding its parent
+ * (".."). The kernel must walk such a chain with a loop, as every walk of
+ * it here (getcwd, rename's "into itself"). It is made in a directory of
+ * its own, not SCRATCH: remove_tree() could not remove it, and another run
+ * of this program on the same host may be removing SCRATCH meanwhile. */
+#define DEPTH 5000
+
+static char deep_base[] = "/tmp/leftmost-files-deep-XXXXXX";
+
+/* deep_base/chain/d/d/...: how many levels were made; ends in the deepest. */
+static int make_chain(void)
+{
+	chdir(deep_base);
+	show("mkdir(chain)", mkdir("chain", 0755));
+	show("chdir(chain)", chdir("chain"));
+	int made = 0;
+	while (made < DEPTH && mkdir("d", 0755) == 0 && chdir("d") == 0)
+		made++;
+	show("mkdir(d) and chdir(d), 5000 times", made);
+	return made;
+}
+
+/* From the deepest back up to SCRATCH, each level removed on the way. */
+static void remove_chain(int made)
+{
+	int removed = 0;
+	while (removed < made && chdir("..") == 0 && rmdir("d") == 0)
+		removed++;
+	show("chdir(..) and rmdir(d), 5000 times", removed);
+}
+
+static void deep_directories(void)
+{
+	char buf[8192], top[64];
+	yes("mkdtemp(/tmp/leftmost-files-deep-XXXXXX)", mkdtemp(deep_base) != NULL);
+	snprintf(top, sizeof(top), "%s/chain", deep_base);
+	int made = make_chain();
+	int deepest = show_open("open(.) 5000 deep", open(".", O_RDONLY | O_DIRECTORY));
+	show("getcwd 5000 deep: longer than a page", syscall(SYS_getcwd, buf, sizeof(buf)));
+	show("rename(the chain's top, x): into itself", rename(top, "x"));
+	make_file("f", "f");
+	show("rename(f, the chain's top): over a directory it is in", rename("f", top));
+	unlink("f");
+	static char up[PATH_MAX];
+	for (int i = 0; i < PATH_MAX / 3; i++)
+		memcpy(up + 3 * i, "../", 3);
+	up[PATH_MAX / 3 * 3 - 1] = '\0';
+	show("chdir(1365 \"..\" components)", chdir(up));
+	show("fchdir(the deepest)", fchdir(deepest));
+	remove_chain(made);
+	show("close(the deepest, removed)", close(deepest));
+	show("chdir(..)", chdir(".."));
+	show("rmdir(chain)", rmdir("chain"));
+
+	made = make_chain();
+	int go[2];
+	pipe(go);
+	pid_t pid = fork();
+	if (pid == 0) {                       /* stays in the deepest until told */
+		close(go[1]);
+		_exit(read(go[0], buf, 1) == 0 ? 0 : 1);
+	}
+	close(go[0]);
+	remove_chain(made);
+	close(go[1]);
+	show_status("a child working 5000 deep in the removed chain ends", pid);
+	show("chdir(..)", chdir(".."));
+	show("rmdir(chain)", rmdir("chain"));
+	chdir("/");
+	show("rmdir(the temporary directory)", rmdir(deep_base));
+}
+
 static void programs(char **envp)
 {
 	pid_t pid = fork();
@@ -666,6 +741,7 @@ int main(int argc, char **argv, char **envp)
 	working_directory();
 	mappings();
 	programs(envp);
+	deep_directories();
 	chdir("/");
 	show("remove the scratch directory", remove_tree(SCRATCH));
 	printf("files: done\n");

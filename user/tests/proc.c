@@ -10,10 +10,12 @@
 #include <errno.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/prctl.h>
 #include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/sysinfo.h>
@@ -404,6 +406,52 @@ static void more_scheduling(void)
 	show_status("the group's leader", pid);
 }
 
+/* A chain of processes, each the parent of the next, in a group of its
+ * own, as long as a program cares to make it, then killed as a group: no
+ * walk of the process tree may recurse down it. The test runs in a
+ * keeper, a subreaper on Linux, so that the chain's orphans are reaped
+ * there (leftmost frees an orphan as it ends). */
+#define CHAIN 200
+
+static void process_chain(void)
+{
+	pid_t keeper = fork();
+	if (keeper != 0) {
+		show_status("the keeper of the chain", keeper);
+		return;
+	}
+	prctl(PR_SET_CHILD_SUBREAPER, 1);   /* Linux: the chain's orphans come here */
+	int ready[2];
+	pipe(ready);
+	pid_t top = fork();
+	if (top == 0) {
+		setpgid(0, 0);
+		int level = 1;
+		pid_t next = 0;
+		while (level < CHAIN && (next = fork()) == 0)
+			level++;
+		if (level == CHAIN || next < 0)
+			write(ready[1], &level, sizeof(level));   /* the deepest */
+		for (;;)
+			pause();
+	}
+	int deepest = 0;
+	read(ready[0], &deepest, sizeof(deepest));
+	printf("proc: a chain of processes, each the parent of the next: %d deep\n", deepest);
+	show("kill(-the chain's group, SIGKILL)", kill(-top, SIGKILL));
+	show_status("the chain's top", top);
+	bool gone = false;
+	for (int i = 0; i < 1000 && !gone; i++) {
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			;
+		gone = kill(-top, 0) == -1 && errno == ESRCH;
+		if (!gone)
+			usleep(10000);
+	}
+	yes("then the whole chain is gone", gone);
+	_exit(0);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && strcmp(argv[1], "exec-child") == 0) {
@@ -418,6 +466,7 @@ int main(int argc, char **argv)
 	more_scheduling();
 	identity_and_limits();
 	groups();
+	process_chain();
 	printf("proc: done\n");
 	return 0;
 }
