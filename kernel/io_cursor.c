@@ -2,6 +2,7 @@
 #include "kernel/mm.h"
 #include "kernel/errno.h"
 #include "kernel/ktest.h"
+#include "sched/preempt.h"
 #include "arch/x86_64/memlayout.h"
 #include "arch/x86_64/user.h"
 #include "lib/string.h"
@@ -166,4 +167,29 @@ KTEST(io_cursor, user_buffers_outside_user_space_are_refused)
 	KEXPECT_EQ(t, io_cursor_user(&cur, (uint64_t)kernel_buf, sizeof(kernel_buf)), -EFAULT);
 	KEXPECT_EQ(t, io_cursor_user(&cur, 0, 0), 0);               /* nothing to move: no pointer to check */
 	KEXPECT_EQ(t, io_cursor_user(&cur, USER_BASE, (size_t)-1), -EFAULT);
+}
+
+KTEST(io_cursor, a_copy_without_faults_stops_at_a_page_not_there_until_it_is_brought_in)
+{
+	struct mm *mm = mm_create();
+	KASSERT(t, mm != NULL);
+	KASSERT(t, mm_map_anon(mm, 0x400000, 2 * PAGE_SIZE, PROT_READ | PROT_WRITE) == 0);
+	KASSERT(t, mm_write(mm, 0x401000 - 8, "present", 8) == 0);   /* the first page only */
+	char buf[16] = "";
+	struct io_cursor c;
+	preempt_disable();                /* a switch back to this task would load the kernel's tables */
+	mm_activate(mm);
+	io_cursor_user(&c, 0x401000 - 8, sizeof(buf));
+	size_t first = copy_from_cursor_nofault(&c, buf, sizeof(buf));
+	size_t ready = fault_in_cursor(&c, sizeof(buf));
+	size_t left = io_left(&c);
+	size_t rest = copy_from_cursor_nofault(&c, buf + first, sizeof(buf) - first);
+	mm_activate(NULL);
+	preempt_enable();
+	KEXPECT_EQ(t, first, 8);                                    /* the untouched page stopped it */
+	KEXPECT_EQ(t, ready, 8);                                    /* brought in, the cursor not moved */
+	KEXPECT_EQ(t, left, 8);
+	KEXPECT_EQ(t, rest, 8);
+	KEXPECT(t, memcmp(buf, "present\0\0\0\0\0\0\0\0", 16) == 0);
+	mm_destroy(mm);
 }
