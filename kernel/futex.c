@@ -208,7 +208,7 @@ static uint64_t lock_two(struct wait_queue *a, struct wait_queue *b)
 {
 	uint64_t flags = spin_lock_irqsave(a < b ? &a->lock : &b->lock);
 	if (a != b)
-		spin_lock(a < b ? &b->lock : &a->lock);
+		spin_lock_nested(a < b ? &b->lock : &a->lock, 1);
 	return flags;
 }
 
