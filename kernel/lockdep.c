@@ -75,6 +75,7 @@ struct edge_slot {
 struct cpu_locks {
 	int depth;
 	bool busy;                    /* inside the checker: its own printing takes no part */
+	int faults_off;               /* lockdep_user_faults_off() calls not yet undone */
 	struct held_lock held[CPU_DEPTH];
 };
 
@@ -114,7 +115,7 @@ static uint32_t hash_ptr(uintptr_t p, uint32_t extra)
 /* Claim the one report. In a test's expected run, count it instead. */
 static bool report_begin(void)
 {
-	if (expecting && expecting == sched_current()) {
+	if (expecting && expecting == sched_current() && !this_cpu()->in_irq) {
 		expected_count++;
 		return false;
 	}
@@ -486,7 +487,7 @@ void lockdep_acquire(const void *lock, const char *name, enum lock_kind kind, in
 	int c = class_of(name, kind, subclass);
 	if (c >= 0) {
 		bool irqs_were_on = flags & RFLAGS_IF;
-		if (kind == LOCK_MUTEX && !trylock && v.task)
+		if (kind == LOCK_MUTEX && !trylock && sched_current())
 			check_may_sleep(&v, irqs_were_on, "mutex_lock", ip);
 		if (kind == LOCK_SPIN)
 			check_irq_usage(&v, c, irqs_were_on, ip);
@@ -546,13 +547,23 @@ void lockdep_might_fault(uint64_t ip)
 	if (!cl)
 		return;
 	struct held_view v = view_of(cl);
-	if (sched_current() && sched_current()->process) {
+	if (sched_current() && sched_current()->process && !cl->faults_off) {
 		check_may_sleep(&v, flags & RFLAGS_IF, "a user copy (a fault takes mm's lock)", ip);
 		int c = class_of("mm", LOCK_MUTEX, 0);
 		if (c >= 0 && lockdep_on)
 			check_order(&v, c, ip);
 	}
 	leave(cl, flags);
+}
+
+void lockdep_user_faults_off(void)
+{
+	cpu_locks[this_cpu()->id].faults_off++;
+}
+
+void lockdep_user_faults_on(void)
+{
+	cpu_locks[this_cpu()->id].faults_off--;
 }
 
 void lockdep_expect_reports(bool on)

@@ -48,6 +48,10 @@ void lockdep_release(const void *lock, enum lock_kind kind);
 void lockdep_might_sleep(const char *what, uint64_t ip);
 /* A copy from or to user memory: it may fault, and the fault takes mm's lock. */
 void lockdep_might_fault(uint64_t ip);
+/* Around a copy made with user_faults_off() (kernel/mm.h), interrupts off:
+ * it fails rather than fault, so it takes no lock and may be made anywhere. */
+void lockdep_user_faults_off(void);
+void lockdep_user_faults_on(void);
 
 /* For a test that plants a fault: while on, the reports the calling task
  * causes are counted instead of printed, and the checker stays on. */
