@@ -623,3 +623,27 @@ KTEST(lockdep, reports_a_sleep_under_a_spinlock_and_unstated_nesting)
 	KEXPECT_EQ(t, lockdep_reports_expected(), 2);
 	lockdep_expect_reports(false);
 }
+
+/* A lock an interrupt handler takes, taken elsewhere with interrupts on:
+ * reported. The handler is pretended: this CPU marked as in one. */
+KTEST(lockdep, reports_an_irq_lock_taken_with_interrupts_on)
+{
+	static struct spinlock l = SPINLOCK_INIT("ktest lockdep irq");
+	if (!lockdep_on)
+		KSKIP(t, "lockdep=off");
+	lockdep_expect_reports(true);
+	uint64_t flags = spin_lock_irqsave(&l);       /* interrupts off: fine */
+	spin_unlock_irqrestore(&l, flags);
+	flags = irq_save();
+	this_cpu()->in_irq = true;
+	spin_lock(&l);
+	spin_unlock(&l);
+	this_cpu()->in_irq = false;
+	irq_restore(flags);
+	KEXPECT_EQ(t, lockdep_reports_expected(), 0);
+	KASSERT(t, irqs_enabled());
+	spin_lock(&l);                                /* an interrupt here would spin forever */
+	spin_unlock(&l);
+	KEXPECT_EQ(t, lockdep_reports_expected(), 1);
+	lockdep_expect_reports(false);
+}

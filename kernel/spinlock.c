@@ -42,10 +42,17 @@ static void acquire(struct spinlock *lock, int subclass, uint64_t ip)
 static void release(struct spinlock *lock)
 {
 	assert_held(lock);
-	if (lockdep_on)
-		lockdep_release(lock, LOCK_SPIN);
+	/* The checker's bookkeeping after the lock is free, to keep the time it
+	 * is held short; interrupts off meanwhile, so that no handler takes a
+	 * lock under one this CPU no longer holds. */
+	bool checked = lockdep_on;          /* read once: a report turns it off */
+	uint64_t flags = checked ? irq_save() : 0;
 	set_holder(lock, -1);
 	__atomic_store_n(&lock->owner, (uint16_t)(lock->owner + 1), __ATOMIC_RELEASE);
+	if (checked) {
+		lockdep_release(lock, LOCK_SPIN);
+		irq_restore(flags);
+	}
 }
 
 /* A holder must not be preempted: a task spinning on the same CPU would wait forever. */
