@@ -8,8 +8,9 @@
  * happened), and what each CPU and each task holds now. Spinlocks are held
  * by a CPU: a task cannot be switched out holding one, and the runqueue's is
  * taken by one task and let go by the next. Mutexes are held by a task.
- * An interrupt handler's locks go on the interrupted CPU's list: the locks
- * held under it are held while the handler waits, so that order is real.
+ * An interrupt handler's locks go on the interrupted CPU's list: what the
+ * interrupted code holds stays held while the handler waits, so that order
+ * is real (even a lock it was still waiting for: its ticket is drawn).
  *
  * The fast path reads the tables without a lock (an entry, once
  * published, never changes); a new class or a new edge is added under
@@ -59,7 +60,7 @@ struct edge {
 	int cpu;
 	char task[TASK_NAME_LEN];
 	int nr_held, nr_ips;
-	uint16_t held[EDGE_HELD];     /* what was held then, oldest first (the last ones, if more) */
+	uint16_t held[EDGE_HELD];     /* what was held then, oldest first (the newest few, if more) */
 	uint64_t ips[EDGE_FRAMES];
 };
 
