@@ -15,6 +15,7 @@
 #include "kernel/mm.h"
 #include "kernel/errno.h"
 #include "kernel/timer.h"
+#include "kernel/lockdep.h"
 #include "sched/api.h"
 #include "sched/wait.h"
 #include "sched/platform.h"
@@ -127,7 +128,9 @@ static int read_word(uint64_t uaddr, uint32_t *value)
 static int read_word_locked(uint64_t uaddr, uint32_t *value)
 {
 	user_faults_off();
+	lockdep_user_faults_off();                /* the copy cannot take mm's lock */
 	int err = read_word(uaddr, value);
+	lockdep_user_faults_on();
 	user_faults_on();
 	return err;
 }
@@ -208,7 +211,7 @@ static uint64_t lock_two(struct wait_queue *a, struct wait_queue *b)
 {
 	uint64_t flags = spin_lock_irqsave(a < b ? &a->lock : &b->lock);
 	if (a != b)
-		spin_lock(a < b ? &b->lock : &a->lock);
+		spin_lock_nested(a < b ? &b->lock : &a->lock, 1);
 	return flags;
 }
 

@@ -94,6 +94,48 @@ void backtrace_print(uint64_t rip, uint64_t rsp, uint64_t rbp)
 	}
 }
 
+/* The caller's chain, kept for later (kernel/lockdep.c shows where a lock
+ * order was first seen): up to max return addresses, each already -1 (the
+ * call), a 0 where an interrupt came in. Returns how many. */
+int backtrace_save(uint64_t *ips, int max)
+{
+	uint64_t rbp = (uint64_t)__builtin_frame_address(0);
+	int n = 0;
+	while (rbp && n < max) {
+		uint64_t next_rbp, ret;
+		if ((rbp & 7) || safe_read_u64((void *)rbp, &next_rbp) || safe_read_u64((void *)(rbp + 8), &ret) ||
+		    ret == 0)
+			break;
+		ips[n++] = ret - 1;
+		if (ret == (uint64_t)trap_return) {
+			const struct trap_frame *f = (const struct trap_frame *)(rbp + 16);
+			uint64_t f_rip;
+			if (n + 2 > max || safe_read_u64(&f->rip, &f_rip) || safe_read_u64(&f->rbp, &next_rbp))
+				break;
+			ips[n - 1] = 0;           /* trap_dispatch's return says nothing: mark the interrupt */
+			ips[n++] = f_rip;
+		}
+		if (next_rbp <= rbp)
+			break;
+		rbp = next_rbp;
+	}
+	return n;
+}
+
+void backtrace_print_saved(const char *indent, const uint64_t *ips, int n)
+{
+	for (int i = 0; i < n; i++) {
+		uint64_t offset;
+		const char *name = ips[i] ? ksym_lookup(ips[i], &offset) : NULL;
+		if (!ips[i])
+			pr_warn("%s-- interrupted --", indent);
+		else if (name)
+			pr_warn("%s#%-2d %s+0x%llx", indent, i, name, (unsigned long long)offset);
+		else
+			pr_warn("%s#%-2d 0x%016llx ?", indent, i, (unsigned long long)ips[i]);
+	}
+}
+
 static void print_registers(const struct trap_frame *f)
 {
 	pr_emerg("RIP %04llx:%016llx RFLAGS %016llx", (unsigned long long)f->cs, (unsigned long long)f->rip,

@@ -11,6 +11,7 @@
 #include "arch/x86_64/user.h"
 #include "arch/x86_64/fpu.h"
 #include "kernel/panic.h"
+#include "kernel/lockdep.h"
 #include "lib/printf.h"
 #include <stdarg.h>
 
@@ -70,4 +71,22 @@ void sched_bug(const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	panic("sched: %s", msg);
+}
+
+void sched_mutex_acquire(struct mutex *m, bool trylock, uint64_t ip)
+{
+	if (lockdep_on)
+		lockdep_acquire(m, m->wq.lock.name, LOCK_MUTEX, 0, trylock, ip);
+}
+
+void sched_mutex_release(struct mutex *m)
+{
+	if (lockdep_on)
+		lockdep_release(m, LOCK_MUTEX);
+}
+
+void sched_might_sleep(const char *what, uint64_t ip)
+{
+	if (lockdep_on)
+		lockdep_might_sleep(what, ip);
 }

@@ -110,7 +110,9 @@ static void call_function_irq(struct trap_frame *frame)
 static void post_request(int cpu, void (*fn)(void *), void *arg)
 {
 	struct call_request *r = &call_requests[cpu];
-	spin_lock(&r->lock);
+	/* smp_call_on_each_cpu() holds every mailbox, taken in CPU order:
+	 * each CPU's is a subclass of its own (kernel/lockdep.h). */
+	spin_lock_nested(&r->lock, cpu);
 	r->fn = fn;
 	r->arg = arg;
 	r->done = false;

@@ -4,6 +4,7 @@
 #include "arch/x86_64/cpu.h"
 #include "kernel/smp.h"
 #include "kernel/ktest.h"
+#include "kernel/lockdep.h"
 #include "sched/preempt.h"
 
 static int holder(const struct spinlock *lock)
@@ -17,11 +18,16 @@ static void set_holder(struct spinlock *lock, int cpu)
 	__atomic_store_n(&lock->holder_cpu, cpu, __ATOMIC_RELAXED);
 }
 
-/* The _irqsave and plain forms share this. */
-static void acquire(struct spinlock *lock)
+#define CALLER ((uint64_t)__builtin_return_address(0))
+
+/* The _irqsave and plain forms share this. The checker looks before the
+ * wait, so an order that deadlocks is still reported. */
+static void acquire(struct spinlock *lock, int subclass, uint64_t ip)
 {
 	assert_preempt_off();
 	int me = spin_this_cpu();
+	if (lockdep_on)
+		lockdep_acquire(lock, lock->name, LOCK_SPIN, subclass, false, ip);
 
 	/* Taking a lock this CPU already holds would spin forever: say so instead. */
 	if (holder(lock) == me)
@@ -36,15 +42,30 @@ static void acquire(struct spinlock *lock)
 static void release(struct spinlock *lock)
 {
 	assert_held(lock);
+	/* The checker's bookkeeping after the lock is free, to keep the time it
+	 * is held short; interrupts off meanwhile, so that no handler takes a
+	 * lock under one this CPU no longer holds. */
+	bool checked = lockdep_on;          /* read once: a report turns it off */
+	uint64_t flags = checked ? irq_save() : 0;
 	set_holder(lock, -1);
 	__atomic_store_n(&lock->owner, (uint16_t)(lock->owner + 1), __ATOMIC_RELEASE);
+	if (checked) {
+		lockdep_release(lock, LOCK_SPIN);
+		irq_restore(flags);
+	}
 }
 
 /* A holder must not be preempted: a task spinning on the same CPU would wait forever. */
 void spin_lock(struct spinlock *lock)
 {
 	preempt_disable();
-	acquire(lock);
+	acquire(lock, 0, CALLER);
+}
+
+void spin_lock_nested(struct spinlock *lock, int subclass)
+{
+	preempt_disable();
+	acquire(lock, subclass, CALLER);
 }
 
 void spin_unlock(struct spinlock *lock)
@@ -61,6 +82,8 @@ bool spin_trylock(struct spinlock *lock)
 	if (__atomic_compare_exchange_n(&lock->next, &ticket, (uint16_t)(ticket + 1), false,
 					__ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
 		set_holder(lock, spin_this_cpu());
+		if (lockdep_on)
+			lockdep_acquire(lock, lock->name, LOCK_SPIN, 0, true, CALLER);
 		return true;
 	}
 	preempt_enable();
@@ -71,7 +94,7 @@ uint64_t spin_lock_irqsave(struct spinlock *lock)
 {
 	uint64_t flags = irq_save();
 	preempt_disable();
-	acquire(lock);
+	acquire(lock, 0, CALLER);
 	return flags;
 }
 

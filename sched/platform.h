@@ -36,6 +36,13 @@ uint64_t sched_irq_save(void);            /* interrupts off; returns the old sta
 void sched_irq_restore(uint64_t flags);
 void sched_cpu_relax(void);               /* in a spin-wait loop */
 
+/* The lock-order checker (kernel/lockdep.h; the simulator's do nothing).
+ * ip: the caller of the mutex or sleep function. */
+struct mutex;
+void sched_mutex_acquire(struct mutex *m, bool trylock, uint64_t ip);   /* before waiting; a trylock once taken */
+void sched_mutex_release(struct mutex *m);
+void sched_might_sleep(const char *what, uint64_t ip);
+
 /* kernel/task.c: p has switched away for the last time; its stack is free. */
 void sched_task_dead(struct task *p);
 /* kernel/task.c: the task with this pid, with a reference held (NULL if none);

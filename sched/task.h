@@ -9,6 +9,7 @@
 #include "lib/rbtree.h"
 #include "lib/list.h"
 #include "kernel/spinlock.h"
+#include "kernel/lockdep.h"
 #include "sched/wait.h"
 
 #define TASK_NAME_LEN 16
@@ -164,6 +165,7 @@ struct task {
 	                                     exited.lock; atomic, as a joiner waits for it without it */
 	int refcount;                     /* the task is freed when this drops to 0: under the task list lock */
 	struct list_node all_tasks;       /* in the list of every task: under the task list lock */
+	struct lockdep_task lockdep;       /* the mutexes it holds, for the lock-order checker: only the task */
 	struct list_node wait_node;       /* in a wait queue while blocked on it: under that queue's lock */
 	struct timer *wake_timer;         /* the timer that will wake it, while it sleeps on one: only the
 	                                     task itself */

@@ -8,6 +8,8 @@
 #include "sched/platform.h"
 #include "kernel/timer.h"
 
+#define CALLER ((uint64_t)__builtin_return_address(0))
+
 void wait_queue_init(struct wait_queue *wq, const char *name)
 {
 	wq->lock = (struct spinlock)SPINLOCK_INIT(name);
@@ -35,6 +37,7 @@ void wait_sleep(struct wait_queue *wq, uint64_t flags)
 {
 	struct task *me = sched_current();
 	spin_unlock_irqrestore(&wq->lock, flags);
+	sched_might_sleep("a wait", CALLER);
 	schedule();
 	/* Woken by something other than this queue? Then we are still on it. */
 	flags = spin_lock_irqsave(&wq->lock);
@@ -96,6 +99,7 @@ void complete_all(struct completion *c)
 
 void wait_for_completion(struct completion *c)
 {
+	sched_might_sleep("wait_for_completion", CALLER);
 	for (;;) {
 		uint64_t flags = wait_prepare(&c->wq);
 		if (c->done) {
@@ -120,12 +124,15 @@ bool mutex_trylock(struct mutex *m)
 	if (got)
 		m->owner = sched_current();
 	spin_unlock_irqrestore(&m->wq.lock, flags);
+	if (got)
+		sched_mutex_acquire(m, true, CALLER);
 	return got;
 }
 
 void mutex_lock(struct mutex *m)
 {
 	struct task *me = sched_current();
+	sched_mutex_acquire(m, false, CALLER);
 	for (;;) {
 		uint64_t flags = wait_prepare(&m->wq);
 		if (m->owner == me)
@@ -144,6 +151,7 @@ void mutex_unlock(struct mutex *m)
 	uint64_t flags = spin_lock_irqsave(&m->wq.lock);
 	if (m->owner != sched_current())
 		sched_bug("mutex '%s': unlocked by %s, which does not hold it", m->wq.lock.name, sched_current()->name);
+	sched_mutex_release(m);
 	m->owner = NULL;
 	wake_up_locked(&m->wq, 1);
 	spin_unlock_irqrestore(&m->wq.lock, flags);
@@ -171,6 +179,7 @@ static bool sleep_until(uint64_t deadline, bool interruptible)
 	uint64_t early = timer_lateness_ns();
 	struct sleeper s = { .timer = TIMER_INIT(sleeper_wake), .task = sched_current() };
 	bool interrupted = false;
+	sched_might_sleep("a timed sleep", CALLER);
 	s.task->wake_timer = &s.timer;        /* what will wake us (sched_check_task) */
 	while (sched_clock() + early < deadline && !interrupted) {
 		/* Sleeping before arming: a timer that fires at once still wakes us.

@@ -32,6 +32,9 @@ SERVICES = {
     # locks and error numbers.
     "kernel/printk.h", "kernel/panic.h", "kernel/params.h", "kernel/ktest.h",
     "kernel/spinlock.h", "kernel/errno.h",
+    # The lock-order checker's types and hooks (a task holds its mutexes'
+    # records; a user copy tells it it may fault).
+    "kernel/lockdep.h",
 }
 # The kernel calls the scheduler through its public headers only, and
 # implements sched/platform.h (its trace points and debug dump included).

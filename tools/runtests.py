@@ -299,7 +299,11 @@ def try_config(cfg, elf, echo):
     iso = os.path.join(ROOT, "build", "iso", cfg.name + ".iso")
     log = os.path.join(ROOT, "build", "test-logs", cfg.name + ".log")
     os.makedirs(os.path.dirname(log), exist_ok=True)
-    mk = subprocess.run([os.path.join(TOOLS, "mkiso.sh"), elf, iso, cfg.cmdline],
+    # Every test boot checks lock order (docs/debugging.md): a report is a
+    # WARNING line, which fails nowarn configurations. First, so that a
+    # configuration's own lockdep= wins.
+    cmdline = ("lockdep=on " + cfg.cmdline).strip()
+    mk = subprocess.run([os.path.join(TOOLS, "mkiso.sh"), elf, iso, cmdline],
                         capture_output=True, text=True)
     if mk.returncode != 0:
         return Result("FAIL", "mkiso.sh failed", failed=1,

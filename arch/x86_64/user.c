@@ -10,6 +10,7 @@
 #include "arch/x86_64/gdt.h"
 #include "arch/x86_64/percpu.h"
 #include "kernel/errno.h"
+#include "kernel/lockdep.h"
 #include "kernel/ktest.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
@@ -101,10 +102,12 @@ bool user_range_ok(uint64_t addr, size_t n)
 /* extable.asm: memcpy that returns -EFAULT instead of faulting. */
 int copy_or_fault(void *dst, const void *src, size_t n);
 
-static int copy_user(void *dst, const void *src, size_t n, uint64_t user_addr)
+static int copy_user(void *dst, const void *src, size_t n, uint64_t user_addr, uint64_t ip)
 {
 	if (!user_range_ok(user_addr, n))
 		return -EFAULT;
+	if (lockdep_on)
+		lockdep_might_fault(ip);     /* whether or not this one faults */
 	if (smap_enabled)
 		__asm__ volatile("stac" : : : "memory");
 	int err = copy_or_fault(dst, src, n);
@@ -115,12 +118,12 @@ static int copy_user(void *dst, const void *src, size_t n, uint64_t user_addr)
 
 int copy_from_user(void *dst, const void *usrc, size_t n)
 {
-	return copy_user(dst, usrc, n, (uint64_t)usrc);
+	return copy_user(dst, usrc, n, (uint64_t)usrc, (uint64_t)__builtin_return_address(0));
 }
 
 int copy_to_user(void *udst, const void *src, size_t n)
 {
-	return copy_user(udst, src, n, (uint64_t)udst);
+	return copy_user(udst, src, n, (uint64_t)udst, (uint64_t)__builtin_return_address(0));
 }
 
 uint64_t syscall_exits_by_iretq;
