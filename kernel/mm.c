@@ -34,6 +34,7 @@
 #include "kernel/percpu.h"
 #include "kernel/smp.h"
 #include "kernel/printk.h"
+#include "kernel/lockdep.h"
 #include "kernel/ktest.h"
 #include "sched/preempt.h"
 #include "sched/platform.h"
@@ -784,10 +785,12 @@ void user_faults_off(void)
 {
 	assert_irqs_off();
 	faults_off[this_cpu()->id]++;
+	lockdep_user_faults_off();        /* a copy now cannot fault: it takes no lock */
 }
 
 void user_faults_on(void)
 {
+	lockdep_user_faults_on();
 	faults_off[this_cpu()->id]--;
 }
 
