@@ -110,6 +110,11 @@ int process_add_thread(struct process *proc, const struct thread *creator, bool 
 		signal_send_thread_locked(proc, t, &info);
 	}
 	spin_unlock_irqrestore(&proc->signals.lock, flags);
+	/* Nobody joins a thread's task: the process (its parent's wait), or a
+	 * futex on its tid (pthread_join), is what is waited for. Detached, it
+	 * is freed as it exits; it has not started, so it is still there for
+	 * the caller to start. */
+	task_detach(p);
 	*out = p;
 	return 0;
 }
@@ -144,7 +149,6 @@ int process_start(struct process *proc, struct process *parent, const char *name
 		list_add_tail(&parent->children, &proc->sibling);
 	list_add_tail(&all_processes, &proc->all);
 	spin_unlock_irqrestore(&tree.lock, flags);
-	task_detach(p);                   /* the process, not the task, is what is waited for */
 	*out = p;
 	return 0;
 }

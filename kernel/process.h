@@ -214,8 +214,9 @@ struct process *process_create(struct mm *mm, struct fdtable *files);
  * with its umask (else the root, 022). 0, or -ENOMEM and nothing is done. */
 int process_start(struct process *proc, struct process *parent, const char *name,
 		  void (*entry)(void *arg), void *arg, struct task **out);
-/* A thread of proc, created (not started: *out): its signal mask (and
- * alternate stack, for a fork) creator's. 0 or -ENOMEM. */
+/* A thread of proc, created (not started: *out) and detached (its task is
+ * freed as it exits): its signal mask (and alternate stack, for a fork)
+ * creator's. 0 or -ENOMEM. */
 int process_add_thread(struct process *proc, const struct thread *creator, bool fork, const char *name,
 		       void (*entry)(void *arg), void *arg, struct task **out);
 /* A program's name, from its path: "/bin/hello" is "hello" (Linux's comm). */
