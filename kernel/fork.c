@@ -82,7 +82,8 @@ static void inherit_scheduling(struct task *child, struct task *parent)
 	sched_setaffinity(child->pid, cpus);
 }
 
-/* A new process, its first thread created but not started: 0 or -ENOMEM. */
+/* A new process, its first thread created but not started: 0, -ENOMEM, or
+ * -EAGAIN at the kernel's limit of tasks. */
 static int new_process(struct child_start *start, struct task **out)
 {
 	struct task *me = sched_current();
@@ -94,13 +95,14 @@ static int new_process(struct child_start *start, struct task **out)
 	struct process *proc = files ? process_create(mm, files) : NULL;
 	if (proc)
 		signals_fork(&proc->signals, &parent->signals);
-	if (!proc || process_start(proc, parent, me->name, resume_child, start, out) < 0) {
+	int err = -ENOMEM;
+	if (!proc || (err = process_start(proc, parent, me->name, resume_child, start, out)) < 0) {
 		kfree(proc);
 		if (files)
 			fdtable_put(files);
 		if (mm)
 			mm_destroy(mm);
-		return -ENOMEM;
+		return err;
 	}
 	return 0;
 }

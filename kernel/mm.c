@@ -34,6 +34,7 @@
 #include "kernel/smp.h"
 #include "kernel/printk.h"
 #include "kernel/ktest.h"
+#include "kernel/thread.h"
 #include "sched/preempt.h"
 #include "sched/platform.h"
 #include "arch/x86_64/paging.h"
@@ -654,17 +655,21 @@ bool mm_fault(struct mm *mm, uint64_t addr, uint64_t error_code)
 	if (!r && !cow && grow_stack(mm, addr))
 		r = mm_region_at(mm, addr);
 	uint64_t *pte = r ? pte_at(mm, va) : NULL;
+	bool needed_page = false;         /* and found none, if not resolved */
 	if (r && !pte) {
 		/* No entry at all: untouched (an inaccessible page has one). */
-		if (!(r->flags & MM_SHARED) && r->prot != PROT_NONE)
+		if ((needed_page = !(r->flags & MM_SHARED) && r->prot != PROT_NONE))
 			resolved = first_touch(mm, r, va) != NULL;
 	} else if (cow && pte && (r->prot & PROT_WRITE)) {
-		if (*pte & PTE_COW)
+		if ((needed_page = *pte & PTE_COW))
 			resolved = own_page(mm, pte, va, r->prot, false);
 		else
 			resolved = *pte & PTE_WRITE;   /* made writable since this CPU cached it */
 	}
 	mutex_unlock(&mm->lock);
+	struct thread *t = sched_current()->thread;
+	if (t)                            /* user_fault() kills for it, as Linux's OOM killer */
+		t->fault_out_of_memory = needed_page && !resolved;
 	return resolved;
 }
 

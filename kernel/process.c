@@ -85,9 +85,21 @@ struct process *process_create(struct mm *mm, struct fdtable *files)
 	return proc;
 }
 
+/* Linux's threads-max: a task for every 32 pages of memory (a 16 KiB
+ * kernel stack in every eighth of it), so that forking and cloning stop
+ * with EAGAIN while memory is left for the tasks there are. And never so
+ * many that the kernel runs out of stacks for its own tasks. */
+static int threads_max(void)
+{
+	return (int)MIN(pmm_total_pages() / 32, (size_t)KSTACK_SLOTS - 64);
+}
+
 int process_add_thread(struct process *proc, const struct thread *creator, bool fork, const char *name,
 		       void (*entry)(void *arg), void *arg, struct task **out)
 {
+	/* Two CPUs creating at once may pass it by one each: a bound, not a count. */
+	if (tasks_alive() >= threads_max())
+		return -EAGAIN;
 	struct fpu_state *fpu = kmalloc(sizeof(*fpu));
 	struct thread *t = kzalloc(sizeof(*t));
 	struct task *p = fpu && t ? task_create(name, entry, arg) : NULL;
@@ -999,6 +1011,17 @@ bool process_fault_signal(int signal, uint64_t addr)
 void user_fault(const char *what, uint64_t addr, struct trap_frame *f)
 {
 	struct task *me = sched_current();
+	if (f->vector == VEC_PAGE_FAULT && me->thread->fault_out_of_memory) {
+		/* The access was the program's right, but no page was left for
+		 * it: the process is killed, as Linux's OOM killer kills (it
+		 * picks the largest; here the one that asked is, under one
+		 * program's exhaustion, that one), and no handler can run. */
+		me->thread->fault_out_of_memory = false;
+		pr_info("Out of memory: killed process %d (%s) at a page fault at %llx", me->process->pid, me->name,
+		       (unsigned long long)addr);
+		irq_enable();
+		process_exit(wait_status_killed(SIGKILL));
+	}
 	int signal = fault_signal(f->vector);
 	if (process_fault_signal(signal, addr))
 		return;
