@@ -251,10 +251,11 @@ static void stop_being_process(struct test_process *tp)
 	kfree(tp->fpu);
 }
 
-/* Exited tasks are freed by the reaper, soon after. */
+/* Exited tasks are freed by the reaper, soon after (within 10 s, on a
+ * loaded host). */
 static void wait_for_tasks(int count)
 {
-	for (int i = 0; i < 200 && tasks_alive() != count; i++)
+	for (int i = 0; i < 2000 && tasks_alive() != count; i++)
 		sleep_ns(5 * NS_PER_MS);
 }
 
@@ -278,7 +279,7 @@ static void clone_until_it_gets_through(struct ktest_ctx *t, const struct clone_
 		alloc_fail_nth(0);
 		if (tid > 0) {
 			if (thread) {
-				for (int i = 0; i < 200 && tp.proc->threads.next != tp.proc->threads.prev; i++)
+				for (int i = 0; i < 2000 && tp.proc->threads.next != tp.proc->threads.prev; i++)
 					sleep_ns(5 * NS_PER_MS);      /* until only the test task is left */
 			} else {
 				int status = -1;

@@ -638,6 +638,9 @@ bool mm_fault(struct mm *mm, uint64_t addr, uint64_t error_code)
 	 * present page can be its fault. A private page not yet touched, and
 	 * the page below a stack, are not present. */
 	bool cow = (error_code & (FAULT_PRESENT | FAULT_WRITE)) == (FAULT_PRESENT | FAULT_WRITE);
+	struct thread *t = sched_current()->thread;
+	if (t)                            /* unless this fault finds no page (user_fault() kills for it) */
+		t->fault_out_of_memory = false;
 	if ((!cow && (error_code & FAULT_PRESENT)) || addr >= USER_TOP)
 		return false;
 	if (mm->lock.owner == sched_current())
@@ -667,9 +670,8 @@ bool mm_fault(struct mm *mm, uint64_t addr, uint64_t error_code)
 			resolved = *pte & PTE_WRITE;   /* made writable since this CPU cached it */
 	}
 	mutex_unlock(&mm->lock);
-	struct thread *t = sched_current()->thread;
-	if (t)                            /* user_fault() kills for it, as Linux's OOM killer */
-		t->fault_out_of_memory = needed_page && !resolved;
+	if (t && needed_page && !resolved)
+		t->fault_out_of_memory = true;
 	return resolved;
 }
 
