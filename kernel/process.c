@@ -1099,6 +1099,42 @@ KTEST(process, a_thousand_forks_and_execs_leave_nothing_behind)
 	KEXPECT_EQ(t, free_page_count(), before);
 }
 
+/* Loading a program can fail at each of its allocations: every failure
+ * gives back what came before it (kernel/fork.c does the same for fork). */
+KTEST(process, a_spawn_out_of_memory_part_way_gives_everything_back)
+{
+	const char *const argv[] = { "/bin/hello", "an argument", NULL }, *const envp[] = { "TERM=linux", NULL };
+	if (!exists(argv[0]))
+		KSKIP(t, "no /bin/hello in the initramfs");
+	int failures = 0, status = -1;
+	for (int n = 0; n < 2000; n++) {            /* n = 0: a first run, that fills what is kept */
+		int tasks_before = tasks_alive();
+		size_t before = free_page_count(), blocks = kmalloc_live_blocks();
+		alloc_fail_nth(n);
+		int pid = process_spawn(argv[0], argv, envp);
+		bool injected = alloc_failure_injected();
+		alloc_fail_nth(0);
+		if (pid > 0) {
+			KEXPECT_EQ(t, process_wait(pid, &status), pid);
+		} else {
+			KEXPECT_EQ(t, pid, -ENOMEM);
+			failures++;
+		}
+		wait_for_reaper(tasks_before);
+		KEXPECT_EQ(t, tasks_alive(), tasks_before);
+		KEXPECT_EQ(t, kmalloc_live_blocks(), blocks);
+		KEXPECT_EQ(t, free_page_count(), before);
+		if (t->failures) {
+			pr_info("ktest: the spawn with allocation %d failing left something behind", n);
+			break;
+		}
+		if (n > 0 && pid > 0 && !injected)
+			break;
+	}
+	pr_info("ktest: spawn: %d allocations failed in turn", failures);
+	KEXPECT(t, failures > 3);
+}
+
 KTEST(process, bad_requests_are_refused)
 {
 	const char *const argv[] = { "/bin/nothing", NULL };

@@ -23,6 +23,9 @@
  * where the leaks are what the parts left, added up. Exits 0 if each part got
  * the error it should and nothing leaked, else 1. Each part is bounded in
  * time: the kernel's limits end it, or a count of tries does.
+ *
+ * It is for leftmost's test boot: on a shared Linux machine it would take
+ * most of the memory and thousands of processes before its limits stopped it.
  */
 #include <errno.h>
 #include <fcntl.h>
