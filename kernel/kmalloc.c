@@ -66,6 +66,8 @@ static void *kmalloc_large(size_t size)
 
 void *kmalloc(size_t size)
 {
+	if (alloc_should_fail())
+		return NULL;
 	size_t c = 0;
 	while (c < NCLASSES && class_size[c] - sizeof(struct block_header) < size)
 		c++;

@@ -36,6 +36,7 @@
 #include "kernel/printk.h"
 #include "kernel/lockdep.h"
 #include "kernel/ktest.h"
+#include "kernel/thread.h"
 #include "sched/preempt.h"
 #include "sched/platform.h"
 #include "arch/x86_64/paging.h"
@@ -726,6 +727,9 @@ bool mm_fault(struct mm *mm, uint64_t addr, uint64_t error_code)
 	 * present page can be its fault. A private page not yet touched, and
 	 * the page below a stack, are not present. */
 	bool cow = (error_code & (FAULT_PRESENT | FAULT_WRITE)) == (FAULT_PRESENT | FAULT_WRITE);
+	struct thread *t = sched_current()->thread;
+	if (t)                            /* unless this fault finds no page (user_fault() kills for it) */
+		t->fault_out_of_memory = false;
 	if ((!cow && (error_code & FAULT_PRESENT)) || addr >= USER_TOP)
 		return false;
 	if (mm->lock.owner == sched_current())
@@ -743,17 +747,20 @@ bool mm_fault(struct mm *mm, uint64_t addr, uint64_t error_code)
 	if (!r && !cow && grow_stack(mm, addr))
 		r = mm_region_at(mm, addr);
 	uint64_t *pte = r ? pte_at(mm, va) : NULL;
+	bool needed_page = false;         /* and found none, if not resolved */
 	if (r && !pte) {
 		/* No entry at all: untouched (an inaccessible page has one). */
-		if (!(r->flags & MM_SHARED) && r->prot != PROT_NONE)
+		if ((needed_page = !(r->flags & MM_SHARED) && r->prot != PROT_NONE))
 			resolved = first_touch(mm, r, va) != NULL;
 	} else if (cow && pte && (r->prot & PROT_WRITE)) {
-		if (*pte & PTE_COW)
+		if ((needed_page = *pte & PTE_COW))
 			resolved = own_page(mm, pte, va, r->prot, false);
 		else
 			resolved = *pte & PTE_WRITE;   /* made writable since this CPU cached it */
 	}
 	mutex_unlock(&mm->lock);
+	if (t && needed_page && !resolved)
+		t->fault_out_of_memory = true;
 	return resolved;
 }
 

@@ -8,6 +8,7 @@
 #include "kernel/ktest.h"
 #include "kernel/vmm.h"
 #include "lib/string.h"
+#include "sched/platform.h"
 
 /* The boot page tables direct-map 4 GiB; the bitmap must live there. */
 #define BOOT_DIRECT_MAP_END (4ULL << 30)
@@ -118,8 +119,39 @@ static size_t find_free_run(size_t count)
 	return SIZE_MAX;
 }
 
+/* The task whose allocations alloc_fail_nth() counts, and how many are
+ * still to succeed; the count is only that task's, so nothing another CPU
+ * does moves it. */
+static const struct task *failing_task;
+static int allocs_to_failure;
+static bool failure_injected;
+
+void alloc_fail_nth(int n)
+{
+	allocs_to_failure = n;
+	failure_injected = false;
+	__atomic_store_n(&failing_task, n > 0 ? sched_current() : NULL, __ATOMIC_SEQ_CST);
+}
+
+bool alloc_failure_injected(void)
+{
+	return failure_injected;
+}
+
+bool alloc_should_fail(void)
+{
+	const struct task *target = __atomic_load_n(&failing_task, __ATOMIC_RELAXED);
+	if (!target || target != sched_current() || --allocs_to_failure > 0)
+		return false;
+	__atomic_store_n(&failing_task, NULL, __ATOMIC_RELAXED);
+	failure_injected = true;
+	return true;
+}
+
 void *pages_alloc(size_t count)
 {
+	if (alloc_should_fail())
+		return NULL;
 	uint64_t flags = spin_lock_irqsave(&pmm_lock);
 	size_t first = count <= free_pages ? find_free_run(count) : SIZE_MAX;
 	if (first != SIZE_MAX) {

@@ -8,6 +8,7 @@
  * page with the last. page_free() is for a page nobody shares.
  */
 #pragma once
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -22,3 +23,10 @@ void pages_free(void *first, size_t count);
 size_t pmm_free_pages(void);
 size_t pmm_total_pages(void);
 uint64_t pmm_max_phys(void);          /* end of the highest usable RAM */
+
+/* For tests only: the calling task's n-th allocation from now (of pages,
+ * or of a kmalloc() block) fails as if memory had run out, and only that
+ * one; 0 calls it off. alloc_failure_injected() says whether it came. */
+void alloc_fail_nth(int n);
+bool alloc_failure_injected(void);
+bool alloc_should_fail(void);         /* pages_alloc() and kmalloc() ask */

@@ -85,9 +85,21 @@ struct process *process_create(struct mm *mm, struct fdtable *files)
 	return proc;
 }
 
+/* Linux's threads-max: a task for every 32 pages of memory (a 16 KiB
+ * kernel stack in every eighth of it), so that forking and cloning stop
+ * with EAGAIN while memory is left for the tasks there are. And never so
+ * many that the kernel runs out of stacks for its own tasks. */
+static int threads_max(void)
+{
+	return (int)MIN(pmm_total_pages() / 32, (size_t)KSTACK_SLOTS - 64);
+}
+
 int process_add_thread(struct process *proc, const struct thread *creator, bool fork, const char *name,
 		       void (*entry)(void *arg), void *arg, struct task **out)
 {
+	/* Two CPUs creating at once may pass it by one each: a bound, not a count. */
+	if (tasks_alive() >= threads_max())
+		return -EAGAIN;
 	struct fpu_state *fpu = kmalloc(sizeof(*fpu));
 	struct thread *t = kzalloc(sizeof(*t));
 	struct task *p = fpu && t ? task_create(name, entry, arg) : NULL;
@@ -110,6 +122,11 @@ int process_add_thread(struct process *proc, const struct thread *creator, bool 
 		signal_send_thread_locked(proc, t, &info);
 	}
 	spin_unlock_irqrestore(&proc->signals.lock, flags);
+	/* Nobody joins a thread's task: the process (its parent's wait), or a
+	 * futex on its tid (pthread_join), is what is waited for. Detached, it
+	 * is freed as it exits; it has not started, so it is still there for
+	 * the caller to start. */
+	task_detach(p);
 	*out = p;
 	return 0;
 }
@@ -144,7 +161,6 @@ int process_start(struct process *proc, struct process *parent, const char *name
 		list_add_tail(&parent->children, &proc->sibling);
 	list_add_tail(&all_processes, &proc->all);
 	spin_unlock_irqrestore(&tree.lock, flags);
-	task_detach(p);                   /* the process, not the task, is what is waited for */
 	*out = p;
 	return 0;
 }
@@ -995,6 +1011,17 @@ bool process_fault_signal(int signal, uint64_t addr)
 void user_fault(const char *what, uint64_t addr, struct trap_frame *f)
 {
 	struct task *me = sched_current();
+	if (f->vector == VEC_PAGE_FAULT && me->thread->fault_out_of_memory) {
+		/* The access was the program's right, but no page was left for
+		 * it: the process is killed, as Linux's OOM killer kills (it
+		 * picks the largest; here the one that asked is, under one
+		 * program's exhaustion, that one), and no handler can run. */
+		me->thread->fault_out_of_memory = false;
+		pr_info("Out of memory: killed process %d (%s) at a page fault at %llx", me->process->pid, me->name,
+		       (unsigned long long)addr);
+		irq_enable();
+		process_exit(wait_status_killed(SIGKILL));
+	}
 	int signal = fault_signal(f->vector);
 	if (process_fault_signal(signal, addr))
 		return;
@@ -1070,6 +1097,42 @@ KTEST(process, a_thousand_forks_and_execs_leave_nothing_behind)
 	wait_for_reaper(tasks_before);
 	KEXPECT_EQ(t, tasks_alive(), tasks_before);
 	KEXPECT_EQ(t, free_page_count(), before);
+}
+
+/* Loading a program can fail at each of its allocations: every failure
+ * gives back what came before it (kernel/fork.c does the same for fork). */
+KTEST(process, a_spawn_out_of_memory_part_way_gives_everything_back)
+{
+	const char *const argv[] = { "/bin/hello", "an argument", NULL }, *const envp[] = { "TERM=linux", NULL };
+	if (!exists(argv[0]))
+		KSKIP(t, "no /bin/hello in the initramfs");
+	int failures = 0, status = -1;
+	for (int n = 0; n < 2000; n++) {            /* n = 0: a first run, that fills what is kept */
+		int tasks_before = tasks_alive();
+		size_t before = free_page_count(), blocks = kmalloc_live_blocks();
+		alloc_fail_nth(n);
+		int pid = process_spawn(argv[0], argv, envp);
+		bool injected = alloc_failure_injected();
+		alloc_fail_nth(0);
+		if (pid > 0) {
+			KEXPECT_EQ(t, process_wait(pid, &status), pid);
+		} else {
+			KEXPECT_EQ(t, pid, -ENOMEM);
+			failures++;
+		}
+		wait_for_reaper(tasks_before);
+		KEXPECT_EQ(t, tasks_alive(), tasks_before);
+		KEXPECT_EQ(t, kmalloc_live_blocks(), blocks);
+		KEXPECT_EQ(t, free_page_count(), before);
+		if (t->failures) {
+			pr_info("ktest: the spawn with allocation %d failing left something behind", n);
+			break;
+		}
+		if (n > 0 && pid > 0 && !injected)
+			break;
+	}
+	pr_info("ktest: spawn: %d allocations failed in turn", failures);
+	KEXPECT(t, failures > 3);
 }
 
 KTEST(process, bad_requests_are_refused)

@@ -211,11 +211,14 @@ void process_for_each_locked(void (*fn)(struct process *proc, void *arg), void *
 struct process *process_create(struct mm *mm, struct fdtable *files);
 /* ...and its first thread, created (not started: *out) and in the tree,
  * under parent (NULL: the kernel's), in its parent's working directory
- * with its umask (else the root, 022). 0, or -ENOMEM and nothing is done. */
+ * with its umask (else the root, 022). 0, or -ENOMEM or -EAGAIN (as
+ * process_add_thread) and nothing is done. */
 int process_start(struct process *proc, struct process *parent, const char *name,
 		  void (*entry)(void *arg), void *arg, struct task **out);
-/* A thread of proc, created (not started: *out): its signal mask (and
- * alternate stack, for a fork) creator's. 0 or -ENOMEM. */
+/* A thread of proc, created (not started: *out) and detached (its task is
+ * freed as it exits): its signal mask (and alternate stack, for a fork)
+ * creator's. 0, -ENOMEM, or -EAGAIN when the kernel has as many tasks as
+ * it allows (Linux's threads-max: a task per 32 pages of memory). */
 int process_add_thread(struct process *proc, const struct thread *creator, bool fork, const char *name,
 		       void (*entry)(void *arg), void *arg, struct task **out);
 /* A program's name, from its path: "/bin/hello" is "hello" (Linux's comm). */

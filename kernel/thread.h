@@ -27,5 +27,6 @@ struct thread {
 	bool restarting;                  /* the system call returning now is set to run again
 	                                     (-ERESTARTSYS): only the thread */
 
+	bool fault_out_of_memory;         /* its last page fault found no free page (mm_fault): only the thread */
 	struct futex_wait futex;          /* kernel/futex.c */
 };
