@@ -1,34 +1,50 @@
 /*
- * fuzz [seconds=60] [procs=0] [seed=0]: random system calls from many
- * processes at once, on every CPU, to find what a program can do to the
- * kernel that it should not: a panic, a warning, a hang, a leak.
+ * fuzz [seconds=60] [procs=0] [seed=0] [threads=127]: random system calls
+ * from many processes and threads at once, on every CPU, to find what a
+ * program can do to the kernel that it should not: a panic, a warning, a
+ * hang, a task stuck in the kernel, a leak.
  *
  * The parent starts `procs` workers (0: two per CPU), each pinned to a
  * CPU at first, and restarts any that dies, counting how it died. A
- * worker makes calls forever: mostly the calls leftmost has, with
- * arguments of the kind each takes, biased toward the edges (0, -1, huge
- * lengths, unmapped, misaligned and kernel addresses, closed descriptors);
- * sometimes any number at all. Its fork()s make children that fuzz for a
- * while too, two generations deep at most; its clone()s and vfork()s make
- * tasks that end at once. After `seconds` the parent kills them all and
- * checks that the kernel's free memory and task count came back
- * (user/bin/leakcheck.h):
+ * worker is seven threads sharing its memory and descriptors (`threads`,
+ * a mask by role, starts fewer), and its first thread, which sends each
+ * its tick. Three make calls forever: mostly the calls leftmost has, with
+ * arguments of the kind each takes, drawn from that kind's boundary
+ * values (0, 1, the limit and one past, -1, INT_MAX, INT_MIN, LONG_MAX,
+ * huge lengths, unmapped, misaligned and kernel addresses, closed
+ * descriptors, 1 µs interval timers); sometimes any number at all; and
+ * read, write and poll on what the closer thread opens and closes under
+ * them. Their fork()s make children that fuzz for a while too, two
+ * generations deep at most; their clone()s and vfork()s make tasks that
+ * end at once. The other four work in the worker's scratch directory,
+ * /tmp/fuzz/W (fuzz/scratch.h): writing files from untouched and unmapped
+ * memory while they are mapped and truncated, and chains of thousands of
+ * directories built, entered and removed. After `seconds` the parent
+ * kills them all, removes the directories and checks that the kernel's
+ * free memory and task count came back (user/bin/leakcheck.h):
  *
- *   fuzz: seed 1234: 8 processes for 60 s (again: /bin/fuzz seed=1234)
+ *   fuzz: seed 1234: 8 processes of 7 threads for 60 s (again: /bin/fuzz seed=1234)
  *   fuzz: 310 restarts: 250 killed by signal 11, ...
- *   RESULT name=fuzz seed=1234 seconds=60 procs=8 calls=N restarts=R stalled=S leaked_pages=0 ...
+ *   RESULT name=fuzz seed=1234 seconds=60 procs=8 threads=7 calls=N restarts=R stalled=S stuck=0 leaked_pages=0 ...
  *
- * If a task did not come back, the processes /proc still lists follow,
- * "fuzz: left over: " and their stat lines.
+ * Each thread shows the parent the call it is in, since when. One in the
+ * same call for 5 s, and not stopped (state T in /proc), is stuck: the
+ * parent prints "fuzz: stuck: pid P tid T in CALL(args) for N s", its
+ * kernel stack (/proc/P/task/T/stack), and kills the worker. A worker
+ * that makes no progress for 2 s with no call under way (looping in user
+ * space) is killed quietly, as stalled. If a task did not come back, the
+ * processes /proc still lists follow, "fuzz: left over: " and their stat
+ * lines.
  *
- * The seed decides every worker's calls, so seed=S makes the same calls
+ * The seed decides every thread's calls, so seed=S makes the same calls
  * again (their timing, and so what they meet, differs). What a worker may
  * not do: harm the parent (it is never a target: not of kill() nor of
  * the scheduling and limit calls), write to the console (its 0, 1 and 2
- * are a pipe), change the files (paths are a fixed few, opened read-only),
- * or end itself too often (exit, rt_sigreturn and its own memory are rare
- * picks). A blocking call is cut short by the worker's 20 ms SIGALRM, and
- * a worker that makes no progress for 2 s (stopped, or stuck) is killed.
+ * are a pipe), change files outside its scratch directory (the paths it
+ * fuzzes are opened read-only), starve its own threads (the scheduling
+ * calls keep them at normal priority), or end itself too often (exit,
+ * rt_sigreturn and its own memory are rare picks). A blocking call is
+ * cut short by the thread's 20 ms SIGALRM.
  */
 #include "../bench/bench.h"   /* key=value parameters, the clock, the CPUs */
 #include <dirent.h>
