@@ -51,9 +51,10 @@ static int own_at(int at, const char *name, int flags, int mode)
 	int own = (int)traced(SYS_fcntl, (uint64_t)fd, F_DUPFD, OWN_FD, 0, 0, 0);
 	traced(SYS_close, (uint64_t)fd, 0, 0, 0, 0, 0);
 	struct stat mine, named;
-	if (own >= 0 && (fstat(own, &mine) != 0 || fstatat(at, name, &named, AT_SYMLINK_NOFOLLOW) != 0 ||
+	if (own >= 0 && (traced(SYS_fstat, (uint64_t)own, (uint64_t)&mine, 0, 0, 0, 0) != 0 ||
+			 traced(SYS_newfstatat, (uint64_t)at, (uint64_t)name, (uint64_t)&named, AT_SYMLINK_NOFOLLOW, 0, 0) != 0 ||
 			 mine.st_ino != named.st_ino || mine.st_dev != named.st_dev)) {
-		close(own);
+		traced(SYS_close, (uint64_t)own, 0, 0, 0, 0, 0);
 		return -1;
 	}
 	return own;
