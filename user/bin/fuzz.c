@@ -863,11 +863,13 @@ static bool same_call(const struct thread_view *t, uint64_t since_ns)
 }
 
 /* A thread in one call for STUCK_NS, and not because it is stopped:
- * where it is in the kernel, said once, and the worker goes. */
-static bool report_stuck(struct slot *s, const struct thread_view *t)
+ * where it is in the kernel, said once, and the worker goes. Then (other)
+ * the worker's other threads in a call, however long, are shown as well:
+ * the one holding what the stuck one waits for is among them. */
+static bool report_stuck(struct slot *s, const struct thread_view *t, bool other)
 {
 	uint64_t since = __atomic_load_n(&t->since_ns, __ATOMIC_ACQUIRE);
-	if (!same_call(t, since) || bench_now_ns() - since < STUCK_NS)
+	if (!same_call(t, since) || (!other && bench_now_ns() - since < STUCK_NS))
 		return false;
 	struct thread_view v = *t;
 	char state = task_state(s->pid, v.tid);
@@ -880,15 +882,16 @@ static bool report_stuck(struct slot *s, const struct thread_view *t)
 		fclose(f);
 	if (!same_call(t, since))
 		return false;
-	if (state == 'T' || state == 0) {
+	if (!other && (state == 'T' || state == 0)) {
 		kill(s->pid, SIGCONT);
 		return false;
 	}
-	printf("fuzz: stuck: pid %d tid %d in %s(%#llx, %#llx, %#llx, %#llx, %#llx, %#llx) for %llu s (state %c)\n%s",
-	       s->pid, v.tid, call_name(v.nr), (unsigned long long)v.a[0], (unsigned long long)v.a[1],
+	printf("fuzz: %s: pid %d tid %d in %s(%#llx, %#llx, %#llx, %#llx, %#llx, %#llx) for %llu s (state %c)\n%s",
+	       other ? "  and" : "stuck", s->pid, v.tid, call_name(v.nr), (unsigned long long)v.a[0], (unsigned long long)v.a[1],
 	       (unsigned long long)v.a[2], (unsigned long long)v.a[3], (unsigned long long)v.a[4],
 	       (unsigned long long)v.a[5], (unsigned long long)((bench_now_ns() - since) / 1000000000ULL), state, stack);
-	stuck++;
+	if (!other)
+		stuck++;
 	return true;
 }
 
@@ -917,7 +920,10 @@ static void tend(int procs)
 		bool in_a_call = false;
 		for (int t = 0; t < THREADS && !s->killed_as_stuck; t++) {
 			in_a_call |= __atomic_load_n(&views[i].t[t].busy, __ATOMIC_ACQUIRE);
-			if (report_stuck(s, &views[i].t[t])) {
+			if (report_stuck(s, &views[i].t[t], false)) {
+				for (int o = 0; o < THREADS; o++)     /* what the others wait for, or hold */
+					if (o != t)
+						report_stuck(s, &views[i].t[o], true);
 				kill(s->pid, SIGKILL);
 				s->killed_as_stuck = true;
 			}
