@@ -11,11 +11,14 @@
 #include "sched/task.h"
 #include "lib/util.h"
 
-/* One file's hook: on its poll_list, naming the poll it belongs to. */
+/* One file's hook: on its poll_list, naming the poll it belongs to. It
+ * holds the file, whose list it hangs on: another thread may close the
+ * descriptor meanwhile, and the list must outlive the hook. */
 struct poll_hook {
 	struct list_node node;
 	struct poll_list *list;
 	struct poll_table *table;
+	struct file *file;
 };
 
 /* One poll() call's: the hooks it has hung (one per file at most), and
@@ -79,6 +82,7 @@ static void unhook_all(struct poll_table *pt)
 		uint64_t flags = spin_lock_irqsave(&l->lock);
 		list_remove(&pt->hooks[i].node);
 		spin_unlock_irqrestore(&l->lock, flags);
+		file_put(pt->hooks[i].file);
 	}
 	pt->nr_hooks = 0;
 }
@@ -105,8 +109,12 @@ static unsigned ask_files(struct pollfd *fds, unsigned nfds, struct poll_table *
 		} else {
 			/* Errors and hang-ups are told whether asked for or not. */
 			unsigned wanted = (unsigned short)fds[i].events | POLLERR | POLLHUP;
+			unsigned hooks = pt ? pt->nr_hooks : 0;
 			fds[i].revents = (short)(file_poll(f, pt) & wanted);
-			file_put(f);
+			if (pt && pt->nr_hooks > hooks)
+				pt->hooks[hooks].file = f;   /* its reference goes with the hook */
+			else
+				file_put(f);
 		}
 		ready += fds[i].revents != 0;
 	}

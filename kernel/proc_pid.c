@@ -1,7 +1,8 @@
 /*
  * /proc/PID and /proc/PID/task/TID: what ps and top read about each
  * process and thread, in Linux's formats (proc(5)), and the seed's
- * per-task scheduler statistics in /proc/PID/sched. /proc/self is the
+ * per-task scheduler statistics in /proc/PID/sched, and where a task
+ * waits in the kernel in /proc/PID/stack. /proc/self is the
  * reader's own.
  */
 #include "kernel/procfs.h"
@@ -10,6 +11,7 @@
 #include "kernel/ramfs.h"
 #include "kernel/kmalloc.h"
 #include "kernel/percpu.h"
+#include "kernel/ksyms.h"
 #include "kernel/errno.h"
 #include "sched/debug.h"
 #include "lib/printf.h"
@@ -174,15 +176,37 @@ static int sched_file(const struct inode *inode, struct proc_buf *out)
 	return process_task_show(procfs_pid(inode), tid, &sink.sink);
 }
 
+/* Where a task waits in the kernel, as Linux's /proc/PID/stack shows it:
+ * "[<0>] function+0xoffset" a line, innermost first, the return addresses
+ * of its saved frames; empty while it runs on a CPU. */
+#define STACK_FRAMES 32
+
+static int stack_file(const struct inode *inode, struct proc_buf *out)
+{
+	uint64_t pcs[STACK_FRAMES];
+	int tid = inode->proc.tid ? inode->proc.tid : procfs_pid(inode);
+	int n = thread_stack(procfs_pid(inode), tid, pcs, STACK_FRAMES);
+	for (int i = 0; i < n; i++) {
+		uint64_t offset;
+		const char *name = ksym_lookup(pcs[i], &offset);
+		if (name)
+			proc_printf(out, "[<0>] %s+0x%llx\n", name, (unsigned long long)offset);
+		else
+			proc_printf(out, "[<0>] 0x%llx\n", (unsigned long long)pcs[i]);
+	}
+	return n < 0 ? n : 0;
+}
+
 PROC_FILE(stat_node, "stat", stat_file);
 PROC_FILE(status_node, "status", status_file);
 PROC_FILE(comm_node, "comm", comm_file);
 PROC_FILE(cmdline_node, "cmdline", cmdline_file);
 PROC_FILE(sched_node, "sched", sched_file);
 PROC_FILE(schedstat_node, "schedstat", schedstat_file);
+PROC_FILE(stack_node, "stack", stack_file);
 
 static const struct proc_node *const thread_files[] = {
-	&stat_node, &status_node, &comm_node, &sched_node, &schedstat_node, NULL,
+	&stat_node, &status_node, &comm_node, &sched_node, &schedstat_node, &stack_node, NULL,
 };
 static const struct proc_node thread_dir = { .mode = S_IFDIR | 0555, .children = thread_files };
 
@@ -272,7 +296,8 @@ static void refresh_threads(struct inode *dir)
 static const struct proc_node task_node = { .name = "task", .mode = S_IFDIR | 0555, .refresh = refresh_threads };
 
 static const struct proc_node *const process_files[] = {
-	&stat_node, &status_node, &comm_node, &cmdline_node, &sched_node, &schedstat_node, &task_node, NULL,
+	&stat_node, &status_node, &comm_node, &cmdline_node, &sched_node, &schedstat_node, &stack_node,
+	&task_node, NULL,
 };
 static const struct proc_node process_dir = { .mode = S_IFDIR | 0555, .children = process_files };
 const struct proc_node proc_self_node = { .name = "self", .mode = S_IFDIR | 0555, .children = process_files };

@@ -7,6 +7,8 @@
  */
 #include "kernel/process_info.h"
 #include "kernel/thread.h"
+#include "kernel/vmm.h"
+#include "arch/x86_64/trap.h"
 #include "kernel/errno.h"
 #include "lib/string.h"
 #include "lib/util.h"
@@ -123,6 +125,47 @@ int thread_info(int pid, int tid, struct thread_info *out)
 	}
 	process_tree_unlock(flags);
 	return p ? 0 : -ESRCH;
+}
+
+/* The return addresses on a task's kernel stack, innermost first, as its
+ * saved frame pointers chain them: sched_switch_to pushed rbp and then five
+ * registers, over the return into schedule(). Only a task switched out
+ * has a saved stack to read; one that wakes meanwhile may change it under
+ * the reader, so every word is read with safe_read_u64 and only from
+ * within the task's own stack (which stays while its signal lock is held). */
+static int saved_frames(const struct task *p, uint64_t *pcs, int max)
+{
+	if (task_on_cpu(p))
+		return 0;
+	uint64_t top = (uint64_t)p->kstack_top, bottom = top - KSTACK_SIZE;
+	uint64_t rsp = __atomic_load_n(&p->saved_rsp, __ATOMIC_RELAXED), rbp, ret;
+	if (rsp < bottom || rsp + 7 * 8 > top || safe_read_u64((void *)(rsp + 5 * 8), &rbp) ||
+	    safe_read_u64((void *)(rsp + 6 * 8), &ret))
+		return 0;
+	int n = 0;
+	pcs[n++] = ret;
+	while (n < max && rbp >= bottom && rbp + 16 <= top && !(rbp & 7)) {
+		uint64_t next;
+		if (safe_read_u64((void *)rbp, &next) || safe_read_u64((void *)(rbp + 8), &ret) || ret == 0)
+			break;
+		pcs[n++] = ret;
+		if (next <= rbp)                  /* callers live higher up the stack */
+			break;
+		rbp = next;
+	}
+	return n;
+}
+
+int thread_stack(int pid, int tid, uint64_t *pcs, int max)
+{
+	struct spinlock *held;
+	uint64_t flags = process_tree_lock();
+	struct task *p = find_thread_locked(pid, tid, &held);
+	int n = p ? saved_frames(p, pcs, max) : -ESRCH;
+	if (p)
+		spin_unlock(held);
+	process_tree_unlock(flags);
+	return n;
 }
 
 struct id_list {

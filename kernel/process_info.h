@@ -43,6 +43,10 @@ int thread_info(int pid, int tid, struct thread_info *out);
  * (sched_task_show()): 0, or -ESRCH. */
 struct text_sink;
 int process_task_show(int pid, int tid, struct text_sink *out);
+/* Up to max return addresses on the kernel stack of thread tid of
+ * process pid, innermost first, if it is switched out (asleep, stopped,
+ * or waiting for a CPU): how many (0 while it runs), or -ESRCH. */
+int thread_stack(int pid, int tid, uint64_t *pcs, int max);
 /* Up to max pids (of processes), or tids (of process pid's threads), in
  * the order they came: how many there are (more than max: call again with
  * room for them), or -ESRCH. */
