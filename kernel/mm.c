@@ -474,23 +474,6 @@ int mm_unmap(struct mm *mm, uint64_t addr, size_t len)
 	return 0;
 }
 
-bool mm_range_mapped(struct mm *mm, uint64_t addr, size_t len)
-{
-	uint64_t covered = addr, end = addr + len;   /* mapped up to covered */
-	struct list_node *n;
-	list_for_each(n, &mm->regions) {
-		struct mm_region *r = region_of(n);
-		if (r->end <= covered)
-			continue;
-		if (r->start > covered)
-			return false;
-		covered = r->end;
-		if (covered >= end)
-			return true;
-	}
-	return false;
-}
-
 /* May [addr, end) be given prot? -ENOMEM where a hole is, -EACCES where a
  * region may not have prot (a right beyond its `may`), whichever comes
  * first, as Linux finds them; Linux has changed the regions before it by
@@ -512,6 +495,11 @@ static int protect_allowed(struct mm *mm, uint64_t addr, uint64_t end, int prot)
 			return 0;
 	}
 	return -ENOMEM;
+}
+
+bool mm_range_mapped(struct mm *mm, uint64_t addr, size_t len)
+{
+	return protect_allowed(mm, addr, addr + len, 0) == 0;   /* no right asked: only the holes count */
 }
 
 int mm_protect(struct mm *mm, uint64_t addr, size_t len, int prot)
