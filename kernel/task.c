@@ -24,7 +24,7 @@
 static struct list_node all_tasks = LIST_HEAD_INIT(all_tasks);
 static struct spinlock tasks_lock = SPINLOCK_INIT("tasks");
 static int next_pid = 1;
-static int alive;
+static int alive;                     /* tasks whose memory is not yet given back */
 
 static struct task idle_tasks[MAX_CPUS];
 
@@ -39,14 +39,14 @@ void sched_task_put(struct task *p)
 {
 	uint64_t flags = spin_lock_irqsave(&tasks_lock);
 	bool last = --p->refcount == 0;
-	if (last) {
+	if (last)
 		list_remove(&p->all_tasks);
-		alive--;
-	}
 	spin_unlock_irqrestore(&tasks_lock, flags);
 	if (last) {
 		kstack_free(p->kstack_top);
 		kfree(p);
+		/* Only now, so a leak check that waits for the count sees the frees. */
+		__atomic_fetch_sub(&alive, 1, __ATOMIC_RELEASE);
 	}
 }
 
@@ -78,7 +78,7 @@ void for_each_task(void (*fn)(struct task *p, void *arg), void *arg)
 
 int tasks_alive(void)
 {
-	return alive;
+	return __atomic_load_n(&alive, __ATOMIC_ACQUIRE);
 }
 
 /* A new task's first instructions (from task_entry_asm). */
@@ -118,7 +118,7 @@ struct task *task_create(const char *name, void (*fn)(void *arg), void *arg)
 	uint64_t flags = spin_lock_irqsave(&tasks_lock);
 	p->pid = next_pid++;
 	list_add_tail(&all_tasks, &p->all_tasks);
-	alive++;
+	__atomic_fetch_add(&alive, 1, __ATOMIC_RELAXED);
 	spin_unlock_irqrestore(&tasks_lock, flags);
 	return p;
 }
