@@ -115,6 +115,7 @@ void mutex_init(struct mutex *m, const char *name)
 {
 	wait_queue_init(&m->wq, name);
 	m->owner = NULL;
+	m->handoff = false;
 }
 
 bool mutex_trylock(struct mutex *m)
@@ -129,21 +130,42 @@ bool mutex_trylock(struct mutex *m)
 	return got;
 }
 
+/*
+ * A free mutex goes to whoever asks first, even past sleepers (a waker's
+ * wake-up takes a while to run, and the mutex would sit idle meanwhile);
+ * but a woken sleeper that finds it taken again asks for a hand-over, and
+ * the next unlock then gives it straight to the oldest waiter. A task that
+ * takes it again and again on another CPU can delay a sleeper by one turn,
+ * not keep it waiting for ever.
+ */
 void mutex_lock(struct mutex *m)
 {
 	struct task *me = sched_current();
 	sched_mutex_acquire(m, false, CALLER);
+	uint64_t flags = spin_lock_irqsave(&m->wq.lock);
+	if (m->owner == me)
+		sched_bug("mutex '%s': %s locks it again while holding it", m->wq.lock.name, me->name);
+	list_add_tail(&m->wq.waiters, &me->wait_node);
+	bool woken = false;
 	for (;;) {
-		uint64_t flags = wait_prepare(&m->wq);
-		if (m->owner == me)
-			sched_bug("mutex '%s': %s locks it again while holding it", m->wq.lock.name, me->name);
+		set_task_state(me, TASK_SLEEPING);
+		if (m->owner == me)                   /* handed over, and off the queue */
+			break;
 		if (!m->owner) {
 			m->owner = me;
-			wait_cancel(&m->wq, flags);
-			return;
+			list_remove(&me->wait_node);
+			break;
 		}
-		wait_sleep(&m->wq, flags);
+		if (woken && list_first_entry(&m->wq.waiters, struct task, wait_node) == me)
+			m->handoff = true;
+		spin_unlock_irqrestore(&m->wq.lock, flags);
+		sched_might_sleep("mutex_lock", CALLER);
+		schedule();
+		woken = true;
+		flags = spin_lock_irqsave(&m->wq.lock);
 	}
+	set_task_state(me, TASK_RUNNING);
+	spin_unlock_irqrestore(&m->wq.lock, flags);
 }
 
 void mutex_unlock(struct mutex *m)
@@ -153,7 +175,15 @@ void mutex_unlock(struct mutex *m)
 		sched_bug("mutex '%s': unlocked by %s, which does not hold it", m->wq.lock.name, sched_current()->name);
 	sched_mutex_release(m);
 	m->owner = NULL;
-	wake_up_locked(&m->wq, 1);
+	if (!list_empty(&m->wq.waiters)) {
+		struct task *next = list_first_entry(&m->wq.waiters, struct task, wait_node);
+		if (m->handoff) {
+			list_remove(&next->wait_node);
+			m->owner = next;
+			m->handoff = false;
+		}
+		wake_up_process(next);
+	}
 	spin_unlock_irqrestore(&m->wq.lock, flags);
 }
 

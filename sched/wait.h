@@ -85,6 +85,7 @@ void wait_for_completion(struct completion *c);
 struct mutex {
 	struct wait_queue wq;
 	struct task *owner;
+	bool handoff;                     /* the next unlock gives it to the oldest waiter */
 };
 void mutex_init(struct mutex *m, const char *name);
 void mutex_lock(struct mutex *m);

@@ -480,6 +480,63 @@ static void mutex_adder(void *arg)
 	}
 }
 
+/* One task takes the mutex again and again, briefly; another, on another
+ * CPU, waits for it once and counts the first one's rounds meanwhile. */
+struct relocker {
+	struct mutex lock;
+	volatile uint64_t rounds, waited;
+	volatile bool stop;
+};
+
+static void relock(void *arg)
+{
+	struct relocker *r = arg;
+	uint64_t give_up = sched_clock() + 3 * NS_PER_S;   /* a starved waiter fails, not hangs */
+	while (!r->stop && sched_clock() < give_up) {
+		mutex_lock(&r->lock);
+		r->rounds++;
+		for (uint64_t until = sched_clock() + 20 * NS_PER_US; sched_clock() < until;)
+			;
+		mutex_unlock(&r->lock);
+	}
+}
+
+static void wait_once(void *arg)
+{
+	struct relocker *r = arg;
+	while (r->rounds < 100)
+		sched_yield();
+	uint64_t before = r->rounds;
+	mutex_lock(&r->lock);
+	r->waited = r->rounds - before;
+	r->stop = true;
+	mutex_unlock(&r->lock);
+}
+
+/* The unlock hands the mutex to the oldest waiter: a task that takes it
+ * again straight away on another CPU cannot keep a sleeper waiting (the
+ * threaded fuzzer saw waits of 5-8 s in mutex_lock before). */
+KTEST(sched, a_waiting_task_gets_the_mutex_at_the_next_unlock)
+{
+	if (nr_cpus < 2)
+		KSKIP(t, "needs two CPUs");
+	static struct relocker r;
+	mutex_init(&r.lock, "ktest-relock");
+	r.rounds = r.waited = 0;
+	r.stop = false;
+	struct task *holder = task_create("relocker", relock, &r);
+	struct task *waiter = task_create("waiter", wait_once, &r);
+	KASSERT(t, holder && waiter);
+	holder->cpus_allowed = 1ULL << 0;
+	waiter->cpus_allowed = 1ULL << last_cpu();
+	task_start(holder);
+	task_start(waiter);
+	task_join(waiter);
+	task_join(holder);
+	pr_info("  # the waiter got the mutex after %llu of the other task's rounds", (unsigned long long)r.waited);
+	KEXPECT(t, r.waited <= 2);
+}
+
 KTEST(sched, mutex_and_completion_across_cpus)
 {
 	static struct handoff h;
