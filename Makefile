@@ -150,7 +150,7 @@ $(BUILD)/user/lib/%.o: user/lib/%.c $(wildcard user/lib/*.h) Makefile
 $(USER_LIB): $(USER_LIB_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/user/bin/%: user/bin/%.c $(USER_LIB) $(wildcard user/lib/*.h) user/bin/leakcheck.h Makefile
+$(BUILD)/user/bin/%: user/bin/%.c $(USER_LIB) $(wildcard user/lib/*.h) user/bin/leakcheck.h $(wildcard user/bin/fuzz/*.h) Makefile
 	@mkdir -p $(dir $@)
 	$(call msg,MUSL,$<)
 	$(Q)$(MUSL_CC) $(USER_CFLAGS) -Iuser/lib -static -o $@ $< $(USER_LIB)

@@ -1,38 +1,55 @@
 /*
- * fuzz [seconds=60] [procs=0] [seed=0]: random system calls from many
- * processes at once, on every CPU, to find what a program can do to the
- * kernel that it should not: a panic, a warning, a hang, a leak.
+ * fuzz [seconds=60] [procs=0] [seed=0] [threads=127]: random system calls
+ * from many processes and threads at once, on every CPU, to find what a
+ * program can do to the kernel that it should not: a panic, a warning, a
+ * hang, a task stuck in the kernel, a leak.
  *
  * The parent starts `procs` workers (0: two per CPU), each pinned to a
  * CPU at first, and restarts any that dies, counting how it died. A
- * worker makes calls forever: mostly the calls leftmost has, with
- * arguments of the kind each takes, biased toward the edges (0, -1, huge
- * lengths, unmapped, misaligned and kernel addresses, closed descriptors);
- * sometimes any number at all. Its fork()s make children that fuzz for a
- * while too, two generations deep at most; its clone()s and vfork()s make
- * tasks that end at once. After `seconds` the parent kills them all and
- * checks that the kernel's free memory and task count came back
- * (user/bin/leakcheck.h):
+ * worker is seven threads sharing its memory and descriptors (`threads`,
+ * a mask by role, starts fewer), and its first thread, which sends each
+ * its tick. Three make calls forever: mostly the calls leftmost has, with
+ * arguments of the kind each takes, drawn from that kind's boundary
+ * values (0, 1, the limit and one past, -1, INT_MAX, INT_MIN, LONG_MAX,
+ * huge lengths, unmapped, misaligned and kernel addresses, closed
+ * descriptors, 1 µs interval timers); sometimes any number at all; and
+ * read, write and poll on what the closer thread opens and closes under
+ * them. Their fork()s make children that fuzz for a while too, two
+ * generations deep at most; their clone()s and vfork()s make tasks that
+ * end at once. The other four work in the worker's scratch directory,
+ * /tmp/fuzz/W (fuzz/scratch.h): writing files from untouched and unmapped
+ * memory while they are mapped and truncated, and chains of thousands of
+ * directories built, entered and removed. After `seconds` the parent
+ * kills them all, removes the directories and checks that the kernel's
+ * free memory and task count came back (user/bin/leakcheck.h):
  *
- *   fuzz: seed 1234: 8 processes for 60 s (again: /bin/fuzz seed=1234)
+ *   fuzz: seed 1234: 8 processes of 7 threads for 60 s (again: /bin/fuzz seed=1234)
  *   fuzz: 310 restarts: 250 killed by signal 11, ...
- *   RESULT name=fuzz seed=1234 seconds=60 procs=8 calls=N restarts=R stalled=S leaked_pages=0 ...
+ *   RESULT name=fuzz seed=1234 seconds=60 procs=8 threads=7 calls=N restarts=R stalled=S stuck=0 leaked_pages=0 ...
  *
- * If a task did not come back, the processes /proc still lists follow,
- * "fuzz: left over: " and their stat lines.
+ * Each thread shows the parent the call it is in, since when. One in the
+ * same call for 5 s, and not stopped (state T in /proc), is stuck: the
+ * parent prints "fuzz: stuck: pid P tid T in CALL(args) for N s", its
+ * kernel stack (/proc/P/task/T/stack), and kills the worker. A worker
+ * that makes no progress for 2 s with no call under way (looping in user
+ * space) is killed quietly, as stalled. If a task did not come back, the
+ * processes /proc still lists follow, "fuzz: left over: " and their stat
+ * lines.
  *
- * The seed decides every worker's calls, so seed=S makes the same calls
+ * The seed decides every thread's calls, so seed=S makes the same calls
  * again (their timing, and so what they meet, differs). What a worker may
  * not do: harm the parent (it is never a target: not of kill() nor of
  * the scheduling and limit calls), write to the console (its 0, 1 and 2
- * are a pipe), change the files (paths are a fixed few, opened read-only),
- * or end itself too often (exit, rt_sigreturn and its own memory are rare
- * picks). A blocking call is cut short by the worker's 20 ms SIGALRM, and
- * a worker that makes no progress for 2 s (stopped, or stuck) is killed.
+ * are a pipe), change files outside its scratch directory (the paths it
+ * fuzzes are opened read-only), starve its own threads (the scheduling
+ * calls keep them at normal priority), or end itself too often (exit,
+ * rt_sigreturn and its own memory are rare picks). A blocking call is
+ * cut short by the thread's 20 ms SIGALRM.
  */
 #include "../bench/bench.h"   /* key=value parameters, the clock, the CPUs */
 #include <dirent.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <sys/mman.h>
@@ -49,15 +66,36 @@
 #define MAX_DEPTH      2                  /* a worker's children and grandchildren fuzz; no deeper */
 #define SCRATCH_PAGES  16
 #define SCRATCH        0x300000000ULL     /* far from the rest: a write that runs off its end faults */
+#define SCRATCH_APART  0x1000000ULL       /* each thread's scratch pages are its own, this far apart */
 #define PAGE           4096UL
 #define USER_TOP       0x0000800000000000ULL
 #define HOUSEKEEPING   64                 /* calls between a worker's checks of its own state */
 #define TICK_NS        (20 * 1000 * 1000) /* the worker's SIGALRM: no blocking call lasts longer */
 #define STALL_NS       (2000ULL * 1000 * 1000)
+#define STUCK_NS       (5000ULL * 1000 * 1000) /* one call this long: a task stuck in the kernel */
+#define TIMERS_TICKS   100                /* the supervisor disarms the interval timers this often */
+
+/* A worker's threads: its first, the supervisor, makes no calls of its own
+ * but sends each of the others its SIGALRM tick; they fuzz. */
+enum role { RANDOM1, RANDOM2, RANDOM3, WRITER, MAPPER, TREE, CLOSER, THREADS };
+
+/* What the parent sees of each worker (a page it shares with them all):
+ * its calls, and the call each thread is in now, since when. */
+struct thread_view {
+	int tid;
+	int busy;                                 /* in the call below */
+	long nr;
+	uint64_t a[6];
+	uint64_t since_ns;
+};
+struct worker_view {
+	uint64_t calls;
+	struct thread_view t[THREADS];
+};
 enum { ARCH_SET_FS = 0x1002, ARCH_GET_FS = 0x1003 };
 
-/* The random stream: splitmix64. Each process has its own, derived from the seed. */
-static uint64_t rng;
+/* The random stream: splitmix64. Each thread has its own, derived from the seed. */
+static __thread uint64_t rng;
 
 static uint64_t mix(uint64_t *state)
 {
@@ -76,8 +114,10 @@ static pid_t fuzz_pid, fuzz_pgid;         /* the parent: never a target */
 static pid_t me, my_parent;
 static int depth;                          /* 0: a worker; 1, 2: the children its forks made */
 static long budget = -1;                   /* calls a child has left (-1: a worker's are endless) */
-static uint8_t *scratch;                   /* the worker's own pages: where pointers that work point */
-static uint64_t fs_base;                   /* the C library's thread pointer, put back after arch_prctl */
+static __thread uint8_t *scratch;          /* the thread's own pages: where pointers that work point */
+static __thread uint64_t fs_base;          /* the C library's thread pointer, put back after arch_prctl */
+static __thread struct thread_view *view;  /* where the thread shows its call (NULL in a fork's child) */
+static struct worker_view *my_view;
 
 /* The system calls themselves, straight: no C library between. */
 static long raw_syscall(long nr, const uint64_t a[6])
@@ -119,9 +159,9 @@ static void nothing(int sig)
 /* The values arguments are drawn from. */
 
 static const uint64_t edges[] = {
-	0, 1, 2, (uint64_t)-1, 0x7fffffff, 0x80000000, 0xffffffff, 0x100000000ULL,
-	INT64_MAX, (uint64_t)INT64_MIN, PAGE - 1, PAGE, PAGE + 1, USER_TOP, USER_TOP - PAGE,
-	0xffffffff80100000ULL, 0xffff800000000000ULL,
+	0, 1, 2, (uint64_t)-1, (uint64_t)-2, 0x7fffffff, 0x80000000, 0xffffffff80000000ULL /* INT_MIN */,
+	0xffffffff, 0x100000000ULL, INT64_MAX, (uint64_t)INT64_MIN, PAGE - 1, PAGE, PAGE + 1, USER_TOP,
+	USER_TOP - PAGE, 0xffffffff80100000ULL, 0xffff800000000000ULL,
 };
 
 static uint64_t pick(const uint64_t *pool, size_t n) { return pool[below(n)]; }
@@ -158,16 +198,34 @@ static uint64_t any_pointer(void)
 	}
 }
 
+/* Sizes and counts: 0, 1, a page and either side, the limits (a file's
+ * 1 GiB, INT_MAX, 2^31), negative, huge; or a small one. */
 static uint64_t any_length(void)
 {
-	static const uint64_t lengths[] = { 0, 1, 8, PAGE, PAGE + 1, 65536, 1ULL << 31, (uint64_t)-1, 1ULL << 62 };
+	static const uint64_t lengths[] = {
+		0, 1, 8, PAGE - 1, PAGE, PAGE + 1, 65536, 1ULL << 30, (1ULL << 30) + 1, 0x7fffffff, 1ULL << 31,
+		(uint64_t)-1, (uint64_t)-PAGE, 0xffffffff80000000ULL, INT64_MAX, 1ULL << 62,
+	};
 	return one_in(3) ? PICK(lengths) : below(one_in(2) ? 64 : 2 * PAGE);
 }
 
+static volatile int race_fd[3];           /* the closer's (fuzz/scratch.h) */
+
+/* A descriptor: 0, 1, the table's last (255) and one past, negative,
+ * INT_MAX, INT_MIN, LONG_MAX; what the closer has open now, the scratch
+ * files and directory (200 and up); or a small one. */
 static uint64_t any_fd(void)
 {
-	static const uint64_t fds[] = { (uint64_t)-1, 255, 256, 1024, 0x7fffffff, 0x80000000 };
-	return one_in(4) ? PICK(fds) : below(one_in(2) ? 8 : 64);
+	static const uint64_t fds[] = {
+		(uint64_t)-1, (uint64_t)-2, 254, 255, 256, 1024, 0x7fffffff, 0x80000000, 0xffffffff80000000ULL,
+		INT64_MAX, (uint64_t)INT64_MIN,
+	};
+	switch (below(8)) {
+	case 0:  return PICK(fds);
+	case 1:  return (uint64_t)(int64_t)race_fd[below(3)];
+	case 2:  return 200 + below(8);
+	default: return below(one_in(2) ? 8 : 64);
+	}
 }
 
 static uint64_t any_flags(void)
@@ -188,7 +246,7 @@ static uint64_t any_signal(void)
 /* A small int: a clock, a "which", a resource, a command. */
 static uint64_t any_small(void)
 {
-	return one_in(8) ? PICK(edges) : below(one_in(2) ? 4 : 20);
+	return one_in(4) ? PICK(edges) : below(one_in(2) ? 4 : 20);
 }
 
 /* A pid: this process, its parent, none, a group, anyone. sanitize()
@@ -224,13 +282,28 @@ static uint64_t any_time(void)
 	return scratch_struct(t, sizeof(t));
 }
 
-/* A path: the few there are, read-only. Only a child may exec a program. */
+/* An interval timer's setting (struct itimerval): often 1 µs, the least
+ * there is, else 0, the edges of a microsecond count and of a second's,
+ * or anything up to a millisecond. */
+static uint64_t any_itimer(void)
+{
+	static const int64_t usecs[] = { 0, 1, 1, 1, 2, 999999, 1000000, -1, INT32_MAX, INT32_MIN, INT64_MAX };
+	static const int64_t secs[] = { 0, 0, 0, 0, 1, -1, INT32_MAX, INT64_MAX, INT64_MIN };
+	int64_t t[4];
+	for (int i = 0; i < 4; i += 2) {
+		t[i] = secs[below(sizeof(secs) / sizeof(secs[0]))];
+		t[i + 1] = one_in(4) ? (int64_t)below(1000) : usecs[below(sizeof(usecs) / sizeof(usecs[0]))];
+	}
+	return scratch_struct(t, sizeof(t));
+}
+
+/* A path: the few there are, read-only (the scratch files too). Only a child may exec a program. */
 static uint64_t any_path(void)
 {
 	static char long_path[5000];
 	static const char *const paths[] = {
-		"/nonexistent/x", "", "/", "/bin", "/bin/", "..", "/bin/exit42/x", long_path,
-		"/bin/exit42", "/bin/hello",
+		"/nonexistent/x", "", "/", "/bin", "/bin/", "..", "/bin/exit42/x", long_path, "f1", "fuzz-d",
+		"/tmp/fuzz", "/bin/exit42", "/bin/hello",
 	};
 	if (!long_path[0])
 		memset(long_path, 'a', sizeof(long_path) - 1);
@@ -285,33 +358,78 @@ static uint64_t any_map_length(void)
 	return one_in(6) ? PICK(huge) : below(1 << 20);
 }
 
+/* A call as the parent sees it: which, with what, since when, until it
+ * returns. Calls that may never return (rt_sigreturn, exit, execve)
+ * are made untraced, so a thread they leave running in user space is
+ * not taken for one stuck in the kernel. */
+static uint64_t *calls_made;
+
+static long traced_call(long nr, const uint64_t a[6], long (*how)(long, const uint64_t *))
+{
+	struct thread_view *v = view;
+	if (v) {
+		v->nr = nr;
+		memcpy(v->a, a, sizeof(v->a));
+		__atomic_store_n(&v->since_ns, bench_now_ns(), __ATOMIC_RELEASE);
+		__atomic_store_n(&v->busy, 1, __ATOMIC_RELEASE);
+	}
+	long ret = how(nr, a);
+	if (v)
+		__atomic_store_n(&v->busy, 0, __ATOMIC_RELEASE);
+	__atomic_fetch_add(calls_made, 1, __ATOMIC_RELAXED);
+	return ret;
+}
+
+static long traced(long nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5)
+{
+	const uint64_t a[6] = { a0, a1, a2, a3, a4, a5 };
+	return traced_call(nr, a, raw_syscall);
+}
+
+#include "fuzz/scratch.h"
+
 /* Each call's arguments, one letter each:
  *   f fd   p pointer   s path   v argv/envp   l length   n any number
  *   i pid  g signal    F flags  c small int   t timespec   A sigaction
- *   a mapping address  m mapping length   b the heap's end   z a signal set's size (8) */
+ *   a mapping address  m mapping length   b the heap's end   z a signal set's size (8)
+ *   I an itimerval     o a file offset or size */
 struct call {
 	short nr;
-	const char *args;
+	const char *name, *args;
 };
 
 static const struct call calls[] = {
-	{ 0, "fpl" }, { 1, "fpl" }, { 2, "sFn" }, { 3, "f" }, { 4, "sp" }, { 5, "fp" },
-	{ 7, "pln" }, { 8, "fnc" }, { 9, "amcFfn" }, { 10, "amc" }, { 11, "am" }, { 12, "b" },
-	{ 13, "gAAz" }, { 14, "cppz" }, { 15, "" }, { 16, "fnp" }, { 17, "fpln" }, { 18, "fpln" },
-	{ 19, "fpl" }, { 20, "fpl" }, { 21, "sc" }, { 22, "p" }, { 23, "npppt" }, { 24, "" },
-	{ 32, "f" }, { 33, "ff" }, { 34, "" }, { 35, "tp" }, { 36, "cp" }, { 37, "n" },
-	{ 38, "ctp" }, { 39, "" }, { 56, "Fpppp" }, { 57, "" }, { 58, "" }, { 59, "svv" },
-	{ 60, "n" }, { 61, "ipFp" }, { 62, "ig" }, { 63, "p" }, { 72, "fcn" }, { 79, "pl" },
-	{ 80, "s" }, { 81, "f" }, { 96, "pp" }, { 97, "cp" }, { 98, "cp" }, { 99, "p" },
-	{ 100, "p" }, { 102, "" }, { 104, "" }, { 107, "" }, { 108, "" }, { 109, "ii" },
-	{ 110, "" }, { 111, "" }, { 112, "" }, { 121, "i" }, { 124, "i" }, { 127, "pl" },
-	{ 130, "pz" }, { 131, "pp" }, { 140, "ci" }, { 141, "cin" }, { 142, "ip" }, { 143, "ip" },
-	{ 144, "icp" }, { 145, "i" }, { 146, "c" }, { 147, "c" }, { 148, "ip" }, { 157, "nnnnn" },
-	{ 158, "cp" }, { 160, "cp" }, { 186, "" }, { 200, "ig" }, { 201, "p" }, { 202, "pcntpn" },
-	{ 203, "ilp" }, { 204, "ilp" }, { 217, "fpl" }, { 218, "p" }, { 228, "cp" }, { 229, "cp" },
-	{ 230, "cFtp" }, { 231, "n" }, { 234, "iig" }, { 247, "ciFpp" }, { 257, "fsFn" },
-	{ 262, "fspF" }, { 273, "pl" }, { 292, "ffF" }, { 293, "pF" }, { 302, "icpp" },
-	{ 309, "ppp" }, { 314, "ipF" }, { 315, "iplF" }, { 318, "plF" },
+	{ 0, "read", "fpl" }, { 1, "write", "fpl" }, { 2, "open", "sFn" }, { 3, "close", "f" },
+	{ 4, "stat", "sp" }, { 5, "fstat", "fp" }, { 7, "poll", "pln" }, { 8, "lseek", "foc" },
+	{ 9, "mmap", "amcFfn" }, { 10, "mprotect", "amc" }, { 11, "munmap", "am" }, { 12, "brk", "b" },
+	{ 13, "rt_sigaction", "gAAz" }, { 14, "rt_sigprocmask", "cppz" }, { 15, "rt_sigreturn", "" },
+	{ 16, "ioctl", "fnp" }, { 17, "pread64", "fplo" }, { 18, "pwrite64", "fplo" },
+	{ 19, "readv", "fpl" }, { 20, "writev", "fpl" }, { 21, "access", "sc" }, { 22, "pipe", "p" },
+	{ 23, "select", "npppt" }, { 24, "sched_yield", "" }, { 25, "mremap", "ammFa" },
+	{ 32, "dup", "f" }, { 33, "dup2", "ff" }, { 34, "pause", "" }, { 35, "nanosleep", "tp" },
+	{ 36, "getitimer", "cp" }, { 37, "alarm", "n" }, { 38, "setitimer", "cIp" }, { 39, "getpid", "" },
+	{ 56, "clone", "Fpppp" }, { 57, "fork", "" }, { 58, "vfork", "" }, { 59, "execve", "svv" },
+	{ 60, "exit", "n" }, { 61, "wait4", "ipFp" }, { 62, "kill", "ig" }, { 63, "uname", "p" },
+	{ 72, "fcntl", "fcn" }, { 77, "ftruncate", "fo" }, { 79, "getcwd", "pl" }, { 80, "chdir", "s" },
+	{ 81, "fchdir", "f" }, { 96, "gettimeofday", "pp" }, { 97, "getrlimit", "cp" },
+	{ 98, "getrusage", "cp" }, { 99, "sysinfo", "p" }, { 100, "times", "p" }, { 102, "getuid", "" },
+	{ 104, "getgid", "" }, { 107, "geteuid", "" }, { 108, "getegid", "" }, { 109, "setpgid", "ii" },
+	{ 110, "getppid", "" }, { 111, "getpgrp", "" }, { 112, "setsid", "" }, { 121, "getpgid", "i" },
+	{ 124, "getsid", "i" }, { 127, "rt_sigpending", "pl" }, { 130, "rt_sigsuspend", "pz" },
+	{ 131, "sigaltstack", "pp" }, { 140, "getpriority", "ci" }, { 141, "setpriority", "cin" },
+	{ 142, "sched_setparam", "ip" }, { 143, "sched_getparam", "ip" },
+	{ 144, "sched_setscheduler", "icp" }, { 145, "sched_getscheduler", "i" },
+	{ 146, "sched_get_priority_max", "c" }, { 147, "sched_get_priority_min", "c" },
+	{ 148, "sched_rr_get_interval", "ip" }, { 157, "prctl", "nnnnn" }, { 158, "arch_prctl", "cp" },
+	{ 160, "setrlimit", "cp" }, { 186, "gettid", "" }, { 200, "tkill", "ig" }, { 201, "time", "p" },
+	{ 202, "futex", "pcntpn" }, { 203, "sched_setaffinity", "ilp" },
+	{ 204, "sched_getaffinity", "ilp" }, { 217, "getdents64", "fpl" },
+	{ 218, "set_tid_address", "p" }, { 228, "clock_gettime", "cp" }, { 229, "clock_getres", "cp" },
+	{ 230, "clock_nanosleep", "cFtp" }, { 231, "exit_group", "n" }, { 234, "tgkill", "iig" },
+	{ 247, "waitid", "ciFpp" }, { 257, "openat", "fsFn" }, { 262, "newfstatat", "fspF" },
+	{ 273, "set_robust_list", "pl" }, { 292, "dup3", "ffF" }, { 293, "pipe2", "pF" },
+	{ 302, "prlimit64", "icpp" }, { 309, "getcpu", "ppp" }, { 314, "sched_setattr", "ipF" },
+	{ 315, "sched_getattr", "iplF" }, { 318, "getrandom", "plF" },
 };
 
 static uint64_t argument(char kind)
@@ -332,6 +450,8 @@ static uint64_t argument(char kind)
 	case 'm': return any_map_length();
 	case 'b': return any_heap_end();
 	case 'z': return one_in(8) ? any_length() : 8;
+	case 'I': return any_itimer();
+	case 'o': return any_offset();
 	default:  return any_number();
 	}
 }
@@ -364,10 +484,44 @@ static uint64_t spare_parent(uint64_t pid, bool group_too)
 	return pid;
 }
 
+/* A descriptor the scratch threads keep (fuzz/scratch.h) is not the
+ * random threads' to close or replace. */
+static uint64_t own_spared(uint64_t fd)
+{
+	return fd >= OWN_FD && fd < 256 ? fd - OWN_FD / 2 : fd;
+}
+
+/* A signal mask may not block SIGALRM, the tick that cuts blocking calls
+ * short: the bit goes from a set in the scratch pages, and a set that is
+ * readable elsewhere (the code) is not used. */
+static bool alarm_spared(uint64_t *set)
+{
+	uint64_t lo = (uint64_t)scratch, hi = lo + SCRATCH_PAGES * PAGE;
+	if (*set >= lo && *set + 8 <= hi) {
+		uint64_t mask;
+		memcpy(&mask, (void *)*set, 8);
+		mask &= ~(1ULL << (SIGALRM - 1));
+		memcpy((void *)*set, &mask, 8);
+	} else if (*set && *set < USER_TOP) {
+		*set = 0x10000;                   /* unmapped: EFAULT */
+	}
+	return true;
+}
+
+/* A worker's thread that is runnable but not run for 5 s would be taken
+ * for one stuck in the kernel, and the real-time, idle and batch policies
+ * and a nice of 19 among others of -20 starve it that long under TCG:
+ * the scheduling calls keep every thread SCHED_OTHER (or ask for a policy
+ * there is not: EINVAL), at a nice of 0 to 5. */
+static uint64_t fair_policy(uint64_t policy)
+{
+	return policy < 7 ? 0 : policy;
+}
+
 /* Make the call one a worker may make; false to draw another. */
 static bool sanitize(long nr, uint64_t a[6])
 {
-	enum { O_ACCMODE = 3, O_CREAT = 0x40, O_TRUNC = 0x200, O_APPEND = 0x400, O_TMPFILE = 0x410000 };
+	/* fcntl.h's O_ACCMODE, O_CREAT, O_TRUNC, O_APPEND, O_TMPFILE (fuzz/scratch.h includes it) */
 	switch (nr) {
 	case SYS_kill:
 		a[0] = spare_parent(a[0], true);
@@ -390,16 +544,41 @@ static bool sanitize(long nr, uint64_t a[6])
 			a[0] = 0;                 /* PRIO_USER would be every process: the parent too */
 		if ((int)a[1] == fuzz_pid || (int)a[1] == fuzz_pgid)
 			a[1] = 0;
+		if (nr == SYS_setpriority)
+			a[2] = below(6);          /* no thread starved by the others: see fair_policy() */
 		return true;
 	case SYS_sched_setparam: case SYS_sched_setscheduler: case SYS_sched_setaffinity:
 	case SYS_sched_setattr: case SYS_prlimit64:
 		if ((int)a[0] == fuzz_pid)
 			a[0] = 0;
+		if (nr == SYS_sched_setscheduler)
+			a[1] = fair_policy(a[1]);
+		if (nr == SYS_sched_setattr && a[1] >= (uint64_t)scratch && a[1] + 24 <= (uint64_t)scratch + SCRATCH_PAGES * PAGE) {
+			uint32_t *attr = (uint32_t *)a[1];  /* size, policy, flags (2 words), nice */
+			attr[1] = (uint32_t)fair_policy(attr[1]);
+			attr[4] = (uint32_t)below(6);
+		} else if (nr == SYS_sched_setattr) {
+			a[1] = 0x10000;           /* unmapped: EFAULT */
+		}
+		if (nr == SYS_prlimit64 && a[1] == 7)
+			a[1] = 8;
 		return true;
 	case SYS_prctl:
 		if (a[0] == PR_SET_PDEATHSIG)
 			a[0] = PR_GET_PDEATHSIG;  /* children must die with their parent */
 		return true;
+	case SYS_setrlimit:
+		if (a[0] == 7)
+			a[0] = 8;                 /* RLIMIT_NOFILE: the scratch threads' descriptors are 200 and up */
+		return true;
+	case SYS_close:
+	case SYS_dup2:
+	case SYS_dup3:
+		a[nr == SYS_close ? 0 : 1] = own_spared(a[nr == SYS_close ? 0 : 1]);
+		return true;
+	case SYS_rt_sigprocmask:
+	case SYS_rt_sigsuspend:
+		return alarm_spared(&a[nr == SYS_rt_sigsuspend ? 0 : 1]);
 	case SYS_open:
 		a[1] &= ~(uint64_t)(O_ACCMODE | O_CREAT | O_TRUNC | O_APPEND | O_TMPFILE);
 		return true;
@@ -420,17 +599,29 @@ static bool sanitize(long nr, uint64_t a[6])
 	}
 }
 
-/* The worker's own state, made good again: its SIGALRM tick (which the
- * calls may have stopped, blocked or taken over) and its stopped children. */
-static void housekeeping(void)
+/* The tick's handler, without SA_RESTART: a blocked call ends. */
+static void alarm_handler(void)
 {
-	struct sigaction sa = { .sa_handler = nothing };   /* no SA_RESTART: a blocked call ends */
+	struct sigaction sa = { .sa_handler = nothing };
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGALRM, &sa, NULL);
+}
+
+static void unblock_alarm(void)
+{
 	sigset_t alarm;
 	sigemptyset(&alarm);
 	sigaddset(&alarm, SIGALRM);
-	sigprocmask(SIG_UNBLOCK, &alarm, NULL);
+	pthread_sigmask(SIG_UNBLOCK, &alarm, NULL);
+}
+
+/* A fork's child, which is one thread, keeps its own state good: its
+ * SIGALRM tick (which the calls may have stopped, blocked or taken
+ * over) and its stopped children. */
+static void housekeeping(void)
+{
+	alarm_handler();
+	unblock_alarm();
 	struct itimerval tick = { { 0, TICK_NS / 1000 }, { 0, TICK_NS / 1000 } };
 	setitimer(ITIMER_REAL, &tick, NULL);
 	kill(0, SIGCONT);
@@ -438,8 +629,8 @@ static void housekeeping(void)
 
 static void map_scratch(void)
 {
-	scratch = mmap((void *)SCRATCH, SCRATCH_PAGES * PAGE, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+	uint8_t *want = scratch;
+	scratch = mmap(want, SCRATCH_PAGES * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
 	if (scratch == MAP_FAILED)
 		_exit(100);
 }
@@ -450,6 +641,7 @@ static void become_child(void)
 {
 	uint64_t seed = rnd();
 	rng = seed;
+	view = NULL;                              /* the parent watches its workers' threads only */
 	my_parent = me;
 	me = getpid();
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -460,19 +652,22 @@ static void become_child(void)
 	housekeeping();                           /* an interval timer is not inherited */
 }
 
-/* Put right what the call changed of the worker's own: a child is born,
- * the thread pointer, the scratch pages; and a new mapping goes again at
- * once, so that mappings do not pile up. */
+/* Put right what the call changed of the thread's own: a child is born,
+ * the scratch pages; and a new mapping goes again at once, so that
+ * mappings do not pile up. */
 static void after(long nr, const uint64_t a[6], long ret)
 {
 	if (nr == SYS_fork && ret == 0)
 		become_child();
-	if (nr == SYS_arch_prctl)
-		syscall(SYS_arch_prctl, ARCH_SET_FS, fs_base);
 	if (nr == SYS_mmap && ret > 0 && (uint64_t)ret < USER_TOP)
 		munmap((void *)ret, a[1]);
-	if (nr == SYS_mmap || nr == SYS_munmap || nr == SYS_mprotect || nr == SYS_brk)
+	if (nr == SYS_mmap || nr == SYS_munmap || nr == SYS_mprotect || nr == SYS_brk || nr == SYS_mremap)
 		map_scratch();
+}
+
+static long spawn_call(long nr, const uint64_t a[6])
+{
+	return spawn_and_leave(nr, a);
 }
 
 static void one_call(void)
@@ -482,7 +677,18 @@ static void one_call(void)
 	do
 		any_call(&nr, a);
 	while (!sanitize(nr, a));
-	long ret = nr == SYS_clone || nr == SYS_vfork ? spawn_and_leave(nr, a) : raw_syscall(nr, a);
+	uint64_t fs = fs_base;                    /* read while the thread pointer is good */
+	long ret;
+	if (nr == SYS_clone || nr == SYS_vfork)
+		ret = traced_call(nr, a, spawn_call);
+	else if (nr == SYS_rt_sigreturn || nr == SYS_exit || nr == SYS_execve)
+		ret = raw_syscall(nr, a);
+	else
+		ret = traced_call(nr, a, raw_syscall);
+	if (nr == SYS_arch_prctl) {
+		const uint64_t put_back[6] = { ARCH_SET_FS, fs };
+		raw_syscall(SYS_arch_prctl, put_back);
+	}
 	after(nr, a, ret);
 }
 
@@ -497,30 +703,89 @@ static void away_from_the_console(void)
 	close(fds[1]);
 }
 
-static void __attribute__((noreturn)) worker(int slot, uint64_t seed, volatile uint64_t *progress, uint64_t end_ns)
+static uint64_t worker_seed;
+static long thread_mask;                          /* the threads a worker starts, by role */
+
+/* A fuzzing thread: its stream from the worker's seed and its role, so
+ * that the seed replays each thread's calls. */
+static void *fuzz_thread(void *arg)
 {
-	rng = seed;
-	me = getpid();
-	my_parent = fuzz_pid;
-	setpgid(0, 0);                            /* its own group: kill(0, ...) stays in it */
-	bench_pin("fuzz", slot % bench_cpus());
-	away_from_the_console();
+	int role = (int)(intptr_t)arg;
+	uint64_t state = worker_seed ^ ((uint64_t)role << 40);
+	rng = mix(&state);
+	view = &my_view->t[role];
+	view->tid = (int)syscall(SYS_gettid);
+	scratch = (uint8_t *)(SCRATCH + role * SCRATCH_APART);
 	map_scratch();
-	heap_start = (uint64_t)syscall(SYS_brk, 0);
 	syscall(SYS_arch_prctl, ARCH_GET_FS, &fs_base);
-	for (int sig = 1; sig < 65; sig++)        /* sent signals run a handler rather than kill */
-		if (sig != SIGSEGV && sig != SIGBUS && sig != SIGILL && sig != SIGFPE && sig != SIGTRAP)
-			signal(sig, nothing);
 	for (uint64_t n = 0;; n++) {
 		if (n % HOUSEKEEPING == 0) {
-			housekeeping();
-			if (bench_now_ns() >= end_ns)
-				_exit(0);
+			unblock_alarm();
+			if (budget >= 0)          /* a fork's child, on its own */
+				housekeeping();
 		}
 		if (budget >= 0 && budget-- == 0)
 			_exit(0);
-		one_call();
-		__atomic_fetch_add(progress, 1, __ATOMIC_RELAXED);
+		switch (role) {
+		case WRITER: writer_step(); break;
+		case MAPPER: mapper_step(); break;
+		case TREE:   tree_step(); break;
+		case CLOSER: closer_step(); break;
+		default:
+			if (one_in(8))
+				race_step();
+			else
+				one_call();
+		}
+	}
+	return NULL;
+}
+
+/* The worker: its scratch directory, its threads, and then their tick,
+ * sent to each (an interval timer's signal would go to one thread only),
+ * until the end. Interval timers the calls set (1 µs ones too) run a
+ * while, then go. */
+static void __attribute__((noreturn)) worker(int slot, uint64_t seed, struct worker_view *v, uint64_t end_ns)
+{
+	worker_seed = seed;
+	rng = seed;
+	me = getpid();
+	my_parent = fuzz_pid;
+	my_view = v;
+	calls_made = &v->calls;
+	for (int i = 0; i < 3; i++)
+		race_fd[i] = -1;
+	setpgid(0, 0);                            /* its own group: kill(0, ...) stays in it */
+	bench_pin("fuzz", slot % bench_cpus());
+	away_from_the_console();
+	make_scratch_dir(slot);
+	heap_start = (uint64_t)syscall(SYS_brk, 0);
+	for (int sig = 1; sig < 65; sig++)        /* sent signals run a handler rather than kill */
+		if (sig != SIGSEGV && sig != SIGBUS && sig != SIGILL && sig != SIGFPE && sig != SIGTRAP)
+			signal(sig, nothing);
+	pthread_attr_t attr;
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 64 * 1024);
+	for (int role = 0; role < THREADS; role++) {
+		pthread_t t;
+		if ((thread_mask & (1L << role)) && pthread_create(&t, &attr, fuzz_thread, (void *)(intptr_t)role) != 0)
+			_exit(104);
+	}
+	const struct timespec tick = { 0, TICK_NS };
+	for (uint64_t n = 1;; n++) {
+		nanosleep(&tick, NULL);
+		if (bench_now_ns() >= end_ns)
+			_exit(0);
+		alarm_handler();
+		for (int role = 0; role < THREADS; role++)
+			if (v->t[role].tid)
+				syscall(SYS_tgkill, me, v->t[role].tid, SIGALRM);
+		if (n % TIMERS_TICKS == 0) {
+			struct itimerval off = { { 0, 0 }, { 0, 0 } };
+			for (int which = 0; which < 3; which++)
+				setitimer(which, &off, NULL);
+		}
+		kill(0, SIGCONT);
 	}
 }
 
@@ -529,32 +794,35 @@ struct slot {
 	pid_t pid;                                /* 0: none running */
 	uint64_t generation;
 	uint64_t last_progress, last_change_ns;
-	bool killed_as_stalled;
+	bool killed_as_stalled, killed_as_stuck;
 };
 
 static struct slot slots[MAX_PROCS];
-static volatile uint64_t *progress;               /* each worker's calls, shared */
+static struct worker_view *views;                 /* each worker's, shared */
 static uint64_t seed, end_ns;
-static long restarts, stalled, exited, killed_by[65];
+static long restarts, stalled, stuck, exited, killed_by[65];
 
 static void start(int i)
 {
 	uint64_t state = seed ^ ((uint64_t)i << 48) ^ slots[i].generation++;
 	uint64_t worker_seed = mix(&state);
+	memset(&views[i].t, 0, sizeof(views[i].t));
 	pid_t pid = fork();
 	if (pid < 0)
 		bench_fail("fuzz", "fork");
 	if (pid == 0)
-		worker(i, worker_seed, &progress[i], end_ns);
+		worker(i, worker_seed, &views[i], end_ns);
 	slots[i].pid = pid;
-	slots[i].last_progress = progress[i];
+	slots[i].last_progress = views[i].calls;
 	slots[i].last_change_ns = bench_now_ns();
-	slots[i].killed_as_stalled = false;
+	slots[i].killed_as_stalled = slots[i].killed_as_stuck = false;
 }
 
 static void count_end(struct slot *s, int status)
 {
-	if (s->killed_as_stalled)
+	if (s->killed_as_stuck)
+		;                                 /* counted when found */
+	else if (s->killed_as_stalled)
 		stalled++;
 	else if (WIFSIGNALED(status))
 		killed_by[WTERMSIG(status) < 65 ? WTERMSIG(status) : 0]++;
@@ -562,8 +830,74 @@ static void count_end(struct slot *s, int status)
 		exited++;
 }
 
+/* A thread's state letter in /proc (R, S, T...), or 0 if it is gone. */
+static char task_state(pid_t pid, int tid)
+{
+	char path[64], line[256];
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", pid, tid);
+	FILE *f = fopen(path, "r");
+	char *end = f && fgets(line, sizeof(line), f) ? strrchr(line, ')') : NULL;
+	if (f)
+		fclose(f);
+	return end && end[1] == ' ' ? end[2] : 0;
+}
+
+static const char *call_name(long nr)
+{
+	for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]); i++)
+		if (calls[i].nr == nr)
+			return calls[i].name;
+	switch (nr) {
+	case SYS_mkdirat:  return "mkdirat";
+	case SYS_unlinkat: return "unlinkat";
+	default:           return "syscall";
+	}
+}
+
+/* Is the thread still in the call it was in at since_ns? (It writes the
+ * call, then since_ns, then busy; a call that ended or another that began
+ * changes busy or since_ns.) */
+static bool same_call(const struct thread_view *t, uint64_t since_ns)
+{
+	return __atomic_load_n(&t->busy, __ATOMIC_ACQUIRE) && __atomic_load_n(&t->since_ns, __ATOMIC_ACQUIRE) == since_ns;
+}
+
+/* A thread in one call for STUCK_NS, and not because it is stopped:
+ * where it is in the kernel, said once, and the worker goes. Then (other)
+ * the worker's other threads in a call, however long, are shown as well:
+ * the one holding what the stuck one waits for is among them. */
+static bool report_stuck(struct slot *s, const struct thread_view *t, bool other)
+{
+	uint64_t since = __atomic_load_n(&t->since_ns, __ATOMIC_ACQUIRE);
+	if (!same_call(t, since) || (!other && bench_now_ns() - since < STUCK_NS))
+		return false;
+	struct thread_view v = *t;
+	char state = task_state(s->pid, v.tid);
+	char path[64], stack[2048] = "", line[256];
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stack", s->pid, v.tid);
+	FILE *f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f) && strlen(stack) + strlen(line) + 8 < sizeof(stack))
+		strcat(strcat(stack, "fuzz:   "), line);
+	if (f)
+		fclose(f);
+	if (!same_call(t, since))
+		return false;
+	if (!other && (state == 'T' || state == 0)) {
+		kill(s->pid, SIGCONT);
+		return false;
+	}
+	printf("fuzz: %s: pid %d tid %d in %s(%#llx, %#llx, %#llx, %#llx, %#llx, %#llx) for %llu s (state %c)\n%s",
+	       other ? "  and" : "stuck", s->pid, v.tid, call_name(v.nr), (unsigned long long)v.a[0], (unsigned long long)v.a[1],
+	       (unsigned long long)v.a[2], (unsigned long long)v.a[3], (unsigned long long)v.a[4],
+	       (unsigned long long)v.a[5], (unsigned long long)((bench_now_ns() - since) / 1000000000ULL), state, stack);
+	if (!other)
+		stuck++;
+	return true;
+}
+
 /* Restart the workers that ended (those that end at the deadline are
- * done); kill those that made no progress. */
+ * done); report those with a thread stuck in the kernel, and kill
+ * those that made no progress. */
 static void tend(int procs)
 {
 	int status;
@@ -580,24 +914,39 @@ static void tend(int procs)
 			}
 	uint64_t now = bench_now_ns();
 	for (int i = 0; i < procs; i++) {
-		if (!slots[i].pid)
+		struct slot *s = &slots[i];
+		if (!s->pid || s->killed_as_stalled || s->killed_as_stuck)
 			continue;
-		if (progress[i] != slots[i].last_progress) {
-			slots[i].last_progress = progress[i];
-			slots[i].last_change_ns = now;
-		} else if (now - slots[i].last_change_ns > STALL_NS / 4) {
-			kill(slots[i].pid, SIGCONT);          /* stopped by a signal it sent itself? */
+		bool in_a_call = false;
+		for (int t = 0; t < THREADS && !s->killed_as_stuck; t++) {
+			in_a_call |= __atomic_load_n(&views[i].t[t].busy, __ATOMIC_ACQUIRE);
+			if (report_stuck(s, &views[i].t[t], false)) {
+				for (int o = 0; o < THREADS; o++)     /* what the others wait for, or hold */
+					if (o != t)
+						report_stuck(s, &views[i].t[o], true);
+				kill(s->pid, SIGKILL);
+				s->killed_as_stuck = true;
+			}
 		}
-		if (now - slots[i].last_change_ns > STALL_NS && !slots[i].killed_as_stalled) {
-			kill(slots[i].pid, SIGKILL);
-			slots[i].killed_as_stalled = true;
+		if (s->killed_as_stuck)
+			continue;
+		if (views[i].calls != s->last_progress) {
+			s->last_progress = views[i].calls;
+			s->last_change_ns = now;
+		} else if (now - s->last_change_ns > STALL_NS / 4) {
+			kill(s->pid, SIGCONT);            /* stopped by a signal it sent itself? */
+		}
+		/* No progress and no call under way: looping in user space, say. */
+		if (now - s->last_change_ns > STALL_NS && !in_a_call) {
+			kill(s->pid, SIGKILL);
+			s->killed_as_stalled = true;
 		}
 	}
 }
 
 static void print_ends(void)
 {
-	printf("fuzz: %ld restarts: %ld exited, %ld stalled", restarts, exited, stalled);
+	printf("fuzz: %ld restarts: %ld exited, %ld stalled, %ld stuck", restarts, exited, stalled, stuck);
 	for (int sig = 0; sig < 65; sig++)
 		if (killed_by[sig])
 			printf(", %ld killed by signal %d", killed_by[sig], sig);
@@ -626,29 +975,48 @@ static void print_leftovers(void)
 		closedir(proc);
 }
 
+/* The parent's own pages, made present now: its stack below main's frame,
+ * where the reports and the clean-up (remove_tree's 2 KiB directory
+ * buffer) run, and its static data (slots[] and the counts are first
+ * written after the first reading). What the kernel hands out from then on
+ * must all come back. */
+extern char __bss_start[], _end[];
+
+static void __attribute__((noinline)) touch_own_pages(void)
+{
+	volatile char below[32 * 1024];           /* volatile stores: a memset of it could be left out */
+	for (size_t i = 0; i < sizeof(below); i += PAGE)
+		below[i] = 0;
+	for (volatile char *p = __bss_start; p < _end; p += PAGE)
+		*p = *p;
+}
+
 int main(int argc, char **argv)
 {
 	struct bench_param params[] = {
 		{ "seconds", 60, 1, 86400 },
 		{ "procs", 0, 0, MAX_PROCS },
 		{ "seed", 0, 0, LONG_MAX },
+		{ "threads", (1 << THREADS) - 1, 1, (1 << THREADS) - 1 },
 	};
-	bench_params("fuzz", argc, argv, params, 3);
+	bench_params("fuzz", argc, argv, params, 4);
+	thread_mask = params[3].value;
 	setvbuf(stdout, NULL, _IONBF, 0);
 	int procs = params[1].value ? (int)params[1].value : 2 * bench_cpus();
 	seed = (uint64_t)params[2].value;
 	while (!seed && getrandom(&seed, sizeof(seed), 0) == sizeof(seed))
 		seed &= LONG_MAX;
-	printf("fuzz: seed %llu: %d processes for %ld s (again: /bin/fuzz seed=%llu)\n",
-	       (unsigned long long)seed, procs, params[0].value, (unsigned long long)seed);
+	printf("fuzz: seed %llu: %d processes of %d threads for %ld s (again: /bin/fuzz seed=%llu)\n",
+	       (unsigned long long)seed, procs, __builtin_popcountl(thread_mask), params[0].value, (unsigned long long)seed);
 
 	fuzz_pid = fuzz_pgid = getpid();
 	setpgid(0, 0);
-	progress = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (progress == MAP_FAILED)
+	size_t views_size = (MAX_PROCS * sizeof(struct worker_view) + PAGE - 1) & ~(PAGE - 1);
+	views = mmap(NULL, views_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (views == MAP_FAILED)
 		bench_fail("fuzz", "mmap");
-	/* From here on the parent holds what it will hold at the end (the
-	 * page above, and its page table): the rest must all come back. */
+	touch_own_pages();
+	memset(views, 0, views_size);            /* and the shared views' pages */
 	struct kernel_usage before = kernel_usage_now();
 	end_ns = bench_now_ns() + (uint64_t)params[0].value * 1000000000ULL;
 	for (int i = 0; i < procs; i++)
@@ -665,12 +1033,20 @@ int main(int argc, char **argv)
 			kill(slots[i].pid, SIGKILL);
 			waitpid(slots[i].pid, NULL, 0);
 		}
-		total += progress[i];
+		total += views[i].calls;
 	}
+	for (int i = 0; i < procs; i++) {         /* the scratch directories, however deep */
+		char path[32];
+		snprintf(path, sizeof(path), "/tmp/fuzz/%d", i);
+		remove_tree(path);
+	}
+	if (rmdir("/tmp/fuzz") != 0)
+		printf("fuzz: /tmp/fuzz is still there\n");
 	print_ends();
 	struct kernel_usage after = kernel_usage_settled(before, 30);
-	printf("RESULT name=fuzz seed=%llu seconds=%ld procs=%d calls=%llu restarts=%ld stalled=%ld",
-	       (unsigned long long)seed, params[0].value, procs, (unsigned long long)total, restarts, stalled);
+	printf("RESULT name=fuzz seed=%llu seconds=%ld procs=%d threads=%d calls=%llu restarts=%ld stalled=%ld stuck=%ld",
+	       (unsigned long long)seed, params[0].value, procs, __builtin_popcountl(thread_mask), (unsigned long long)total, restarts,
+	       stalled, stuck);
 	print_leaks(before, after);
 	printf("\n");
 	if (after.tasks != before.tasks)
