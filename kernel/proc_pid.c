@@ -112,9 +112,12 @@ static void show_status(const struct process_info *p, struct proc_buf *out)
 	const struct thread_info *t = &p->leader;
 	cpumask_t allowed = t->cpus_allowed & online_mask();
 	proc_printf(out, "Name:\t%s\nState:\t%s\nTgid:\t%d\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n"
-		    "Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\nThreads:\t%d\nCpus_allowed:\t%llx\nCpus_allowed_list:\t",
-		    t->name, state_name(t->state), p->pid, t->tid, p->ppid, p->nr_threads,
-		    (unsigned long long)allowed);
+		    "Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\nThreads:\t%d\n", t->name, state_name(t->state),
+		    p->pid, t->tid, p->ppid, p->nr_threads);
+	proc_printf(out, "SigPnd:\t%016llx\nShdPnd:\t%016llx\nSigBlk:\t%016llx\nSigIgn:\t%016llx\nSigCgt:\t%016llx\n",
+		    (unsigned long long)t->pending, (unsigned long long)t->shared_pending,
+		    (unsigned long long)t->blocked, (unsigned long long)t->ignored, (unsigned long long)t->caught);
+	proc_printf(out, "Cpus_allowed:\t%llx\nCpus_allowed_list:\t", (unsigned long long)allowed);
 	show_cpu_list(allowed, out);
 	proc_printf(out, "voluntary_ctxt_switches:\t%llu\nnonvoluntary_ctxt_switches:\t%llu\n",
 		    (unsigned long long)(t->stats.nr_switches - t->stats.nr_preemptions),

@@ -20,14 +20,24 @@ static char state_of(const struct task *p, bool stopped)
 	return task_state(p) == TASK_SLEEPING ? 'S' : 'R';
 }
 
-static void copy_thread(const struct process *proc, struct task *p, struct thread_info *out)
+/* Under proc's signal lock. */
+static void copy_thread(const struct process *proc, const struct thread *th, struct thread_info *out)
 {
+	struct task *p = th->task;
+	const struct signals *s = &proc->signals;
 	*out = (struct thread_info){
 		.tid = p->pid, .policy = p->policy, .nice = p->nice, .prio = p->prio,
 		.rt_priority = p->rt_priority, .cpu = p->cpu, .cpus_allowed = p->cpus_allowed,
 		.start_ns = p->start_ns, .stats = p->stats,
-		.state = state_of(p, __atomic_load_n(&proc->signals.stopped, __ATOMIC_RELAXED)),
+		.state = state_of(p, __atomic_load_n(&s->stopped, __ATOMIC_RELAXED)),
+		.pending = th->sent.pending, .shared_pending = s->shared.pending, .blocked = th->blocked,
 	};
+	for (int sig = 1; sig <= NSIG; sig++) {
+		if (s->action[sig - 1].handler == SIG_IGN)
+			out->ignored |= sigmask_of(sig);
+		else if (s->action[sig - 1].handler != SIG_DFL)
+			out->caught |= sigmask_of(sig);
+	}
 	memcpy(out->name, p->name, sizeof(out->name));
 	out->name[sizeof(out->name) - 1] = '\0';
 	out->time = task_cputime(p);
@@ -47,7 +57,7 @@ static void copy_threads(struct process *proc, struct process_info *out)
 	struct list_node *n;
 	list_for_each(n, &proc->threads) {
 		struct thread_info t;
-		copy_thread(proc, list_entry(n, struct thread, node)->task, &t);
+		copy_thread(proc, list_entry(n, struct thread, node), &t);
 		out->time = add(out->time, t.time);
 		if (out->nr_threads++ == 0 || t.tid == proc->pid)
 			out->leader = t;
@@ -120,7 +130,7 @@ int thread_info(int pid, int tid, struct thread_info *out)
 	struct process *proc = process_find_locked(pid);
 	struct task *p = find_thread_locked(pid, tid, &held);
 	if (p) {
-		copy_thread(proc, p, out);
+		copy_thread(proc, p->thread, out);
 		spin_unlock(held);
 	}
 	process_tree_unlock(flags);

@@ -21,6 +21,9 @@ struct thread_info {
 	struct cputime time;
 	uint64_t start_ns;                /* clock_ns() at its creation */
 	struct sched_statistics stats;    /* the seed's SCH-* figures */
+	/* Its signals, as /proc/PID/status shows them: sent to it alone, sent
+	 * to its process, blocked, ignored, and caught by a handler. */
+	sigset_t pending, shared_pending, blocked, ignored, caught;
 };
 
 struct process_info {

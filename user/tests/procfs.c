@@ -133,6 +133,43 @@ static void own_status(void)
 	    status_line(getpid(), "voluntary_ctxt_switches", value, sizeof(value))[0] != '\0');
 }
 
+static void on_hup(int sig)
+{
+	(void)sig;
+}
+
+/* The five signal sets of status, each as the bits of the four signals
+ * this case sets up (what it inherited may differ between the two hosts). */
+static void status_signals(void)
+{
+	const unsigned long long ours = 1ULL << (SIGHUP - 1) | 1ULL << (SIGUSR1 - 1) | 1ULL << (SIGUSR2 - 1) |
+					1ULL << (SIGPIPE - 1);
+	const char *keys[] = { "SigPnd", "ShdPnd", "SigBlk", "SigIgn", "SigCgt" };
+	sigset_t both, old;
+	sigemptyset(&both);
+	sigaddset(&both, SIGUSR1);
+	sigaddset(&both, SIGUSR2);
+	sigprocmask(SIG_BLOCK, &both, &old);
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGHUP, on_hup);
+	signal(SIGUSR1, SIG_DFL);
+	signal(SIGUSR2, SIG_DFL);
+	kill(getpid(), SIGUSR1);                                 /* to the process */
+	syscall(SYS_tgkill, getpid(), (pid_t)syscall(SYS_gettid), SIGUSR2);   /* to this thread */
+	for (int i = 0; i < 5; i++) {
+		char value[256];
+		unsigned long long set = strtoull(status_line(getpid(), keys[i], value, sizeof(value)), NULL, 16);
+		printf("procfs: status: %s = %016llx (of HUP, USR1, USR2, PIPE)\n", keys[i], set & ours);
+	}
+	signal(SIGUSR1, SIG_IGN);                                /* the pending ones go */
+	signal(SIGUSR2, SIG_IGN);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	signal(SIGUSR1, SIG_DFL);
+	signal(SIGUSR2, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+}
+
 static void *sleep_a_while(void *arg)
 {
 	(void)arg;
@@ -278,6 +315,7 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IONBF, 0);
 	own_stat(argv[0]);
 	own_status();
+	status_signals();
 	threads();
 	a_child();
 	machine();
