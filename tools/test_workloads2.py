@@ -18,10 +18,10 @@ the bounds loose: the host is small, and other programs may share its CPUs
 import os
 import signal
 import subprocess
-import time
 import unittest
 
-from test_workloads1 import BIN, CPUS, Workload, children_of, floats, setUpModule  # noqa: F401
+import testproc
+from test_workloads1 import BIN, CPUS, Workload, floats, setUpModule, started  # noqa: F401
 
 OTHER_CPU = "1" if CPUS > 1 else "0"
 
@@ -164,11 +164,9 @@ class RingTest(Quiet):
         path = os.path.join(BIN, "ring_test")
         if not os.access(path, os.X_OK):
             self.skipTest(f"{path} is not built")
-        proc = subprocess.Popen([path, "tasks=50", "hogs=2", "ms=60000"], stdout=subprocess.DEVNULL)
-        deadline = time.monotonic() + 5
-        while len(ring_and_hogs := children_of(proc.pid)) < 52 and time.monotonic() < deadline:
-            time.sleep(0.05)
-        self.assertEqual(len(ring_and_hogs), 52)
+        proc = testproc.start([path, "tasks=50", "hogs=2", "ms=60000"], stdout=subprocess.DEVNULL)
+        self.addCleanup(testproc.end, proc)
+        ring_and_hogs = started(proc.pid, 52, hogs=2)
         proc.kill()
         proc.wait()
         for pid in ring_and_hogs:       # re-parented here: each one's end is ours to see
