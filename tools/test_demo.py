@@ -103,14 +103,21 @@ class DemoTest(unittest.TestCase):
         found = tables(out)
         self.assertGreaterEqual(len(found), 2)
         names = ["hog"] * 4 + ["interactive", "fifo-periodic"]
+        woke = set()
         for table in found:
             self.assertEqual([row[1] for row in table], names * CPUS)
             pins = [cpu for cpu in sorted(os.sched_getaffinity(0)) for _ in names]
             self.assertEqual([row[2] for row in table], pins)
             for pid, name, cpu, policy, share, runtime, late in table:
-                self.assertEqual(late == "-", name == "hog", (name, late))
+                # A hog never sleeps; a sleeper that a busy host kept from
+                # waking in a second has a "-" there, but not in every one.
+                if name == "hog":
+                    self.assertEqual(late, "-")
+                elif late != "-":
+                    woke.add(pid)
                 self.assertIn(policy, ("FIFO/50", "OTHER/0") if name == "fifo-periodic" else
                               ("OTHER/0", "OTHER/5", "OTHER/-5"))
+        self.assertEqual(woke, {row[0] for row in found[0] if row[1] != "hog"})
         # The hogs of the first CPU, by the nice level they could get, with
         # their shares summed over every table.
         shares = {}
