@@ -263,7 +263,9 @@ class Variables(ShellTest):
 
 class Statuses(ShellTest):
     def test_not_found(self):
-        code, out, err = run("nosuchcommand; /bin/echo $?")
+        # A PATH of our own: a directory of the caller's that this user may
+        # not search (/root/... as another user) would make it 126.
+        code, out, err = run("nosuchcommand; /bin/echo $?", env={"PATH": "/usr/bin:/bin"})
         self.assertEqual(out, "127\n")
         self.assertEqual(err, "sh: nosuchcommand: not found\n")
 
