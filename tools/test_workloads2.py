@@ -184,7 +184,8 @@ class Hackbench(Quiet):
         self.assertTrue(0 < float(r["time_ms"]) < 20000, r)
         # Each receiver blocks at least once, so at least a switch each (the host's others count too).
         self.assertGreaterEqual(int(r["switches"]), 20, r)
-        self.assertAlmostEqual(float(r["switches_per_message"]), int(r["switches"]) / 4000, places=2)
+        # Printed to two places: half a unit off at most (500 switches print 0.12).
+        self.assertAlmostEqual(float(r["switches_per_message"]), int(r["switches"]) / 4000, delta=0.00501)
         self.assertTrue(0 <= float(r["idle_share"]) <= 1, r)
 
     def test_too_many_processes(self):
