@@ -16,6 +16,7 @@ import bochs  # noqa: E402
 import emulator  # noqa: E402
 import results  # noqa: E402
 import runtests  # noqa: E402
+import testproc  # noqa: E402
 
 OFF = "00001p[ACPI  ] >>PANIC<< " + bochs.POWER_OFF
 
@@ -79,7 +80,8 @@ class Run(unittest.TestCase):
         self.assertEqual(self.run_sh("echo hello; exit 3"), (3, b"hello\n", b"hello\n"))
 
     def test_timeout(self):
-        status, logged, _ = self.run_sh("echo up; sleep 30", timeout=1)
+        # Long enough, on a busy host too, for the echo to come first.
+        status, logged, _ = self.run_sh("echo up; sleep 30", timeout=testproc.budget(1))
         self.assertEqual((status, logged), (emulator.TIMEOUT_STATUS, b"up\n"))
 
     def test_stall(self):

@@ -15,27 +15,24 @@ import os
 import pty
 import random
 import select
-import signal
-import subprocess
+import sys
 import tempfile
 import time
 import unittest
 
-SH = os.path.abspath(os.environ.get("SH", "build/user/bin/sh"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import testproc  # noqa: E402
 
-
-def setUpModule():
-    # Run in the background of a shell (make test &), this process, and so
-    # every program it starts, would ignore SIGINT and SIGQUIT; the cases
-    # that send them want them as a terminal leaves them.
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    signal.signal(signal.SIGQUIT, signal.SIG_DFL)
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SH = os.path.join(ROOT, os.environ.get("SH", "build/user/bin/sh"))
 
 
 def run(script, *args, stdin=None, env=None, cwd=None):
-    """`sh -c script sh args...`: (status, stdout, stderr)."""
-    p = subprocess.run([SH, "-c", script, "sh", *args], input=stdin, capture_output=True,
-                       text=True, timeout=20, env=env, cwd=cwd)
+    """`sh -c script sh args...`: (status, stdout, stderr). The shell
+    starts with every signal's default action (testproc: started in the
+    background of a script, this process ignores SIGINT and SIGQUIT)."""
+    p = testproc.run([SH, "-c", script, "sh", *args], input=stdin, capture_output=True,
+                     text=True, timeout=20, env=env, cwd=cwd)
     return p.returncode, p.stdout, p.stderr
 
 
@@ -93,7 +90,7 @@ class Expansion(ShellTest):
         self.assertEqual(out, "3 sh a b c d a b c d\n1\n")
 
     def test_pid(self):
-        p = subprocess.run([SH, "-c", "/bin/echo $$; /bin/sh -c 'echo $PPID'"], capture_output=True, text=True)
+        p = testproc.run([SH, "-c", "/bin/echo $$; /bin/sh -c 'echo $PPID'"], capture_output=True, text=True)
         pid, ppid = p.stdout.split()
         self.assertEqual(pid, ppid)
 
@@ -224,7 +221,7 @@ class Redirections(ShellTest):
 
     def test_no_descriptor_leaks_into_children(self):
         script = self.write("s", "/bin/ls /proc/self/fd\n")
-        p = subprocess.run([SH, script], capture_output=True, text=True)
+        p = testproc.run([SH, script], capture_output=True, text=True)
         self.assertEqual(p.stdout.split(), ["0", "1", "2", "3"])  # 3: ls's own directory
 
     def test_redirect_to_directory(self):
@@ -266,7 +263,9 @@ class Variables(ShellTest):
 
 class Statuses(ShellTest):
     def test_not_found(self):
-        code, out, err = run("nosuchcommand; /bin/echo $?")
+        # A PATH of our own: a directory of the caller's that this user may
+        # not search (/root/... as another user) would make it 126.
+        code, out, err = run("nosuchcommand; /bin/echo $?", env={"PATH": "/usr/bin:/bin"})
         self.assertEqual(out, "127\n")
         self.assertEqual(err, "sh: nosuchcommand: not found\n")
 
@@ -318,14 +317,14 @@ class SyntaxErrors(ShellTest):
 
     def test_script_stops_at_a_syntax_error(self):
         path = self.write("s", "/bin/echo one\nls |\n/bin/echo two\n")
-        p = subprocess.run([SH, path], capture_output=True, text=True)
+        p = testproc.run([SH, path], capture_output=True, text=True)
         self.assertEqual((p.returncode, p.stdout), (2, "one\n"))
 
     def test_bad_option(self):
-        p = subprocess.run([SH, "-x"], capture_output=True, text=True)
+        p = testproc.run([SH, "-x"], capture_output=True, text=True)
         self.assertEqual(p.returncode, 2)
         self.assertIn("usage", p.stderr)
-        self.assertEqual(subprocess.run([SH, "-c"], capture_output=True).returncode, 2)
+        self.assertEqual(testproc.run([SH, "-c"], capture_output=True).returncode, 2)
 
 
 class Builtins(ShellTest):
@@ -359,37 +358,37 @@ class Builtins(ShellTest):
 class Input(ShellTest):
     def test_script_with_arguments(self):
         path = self.write("s", "/bin/echo $0 $# $2\nexit 5\n/bin/echo no\n")
-        p = subprocess.run([SH, path, "a", "b"], capture_output=True, text=True)
+        p = testproc.run([SH, path, "a", "b"], capture_output=True, text=True)
         self.assertEqual((p.returncode, p.stdout), (5, f"{path} 2 b\n"))
 
     def test_missing_script(self):
-        p = subprocess.run([SH, "/nonexistent"], capture_output=True, text=True)
+        p = testproc.run([SH, "/nonexistent"], capture_output=True, text=True)
         self.assertEqual(p.returncode, 127)
 
     def test_commands_read_on_from_the_next_line(self):
         self.write("in", "/usr/bin/head -n 1\nthis line is for head\n/bin/echo after\n")
         with open(self.path("in")) as stdin:  # head seeks back to where it stopped, as the shell would not
-            p = subprocess.run([SH], stdin=stdin, capture_output=True, text=True)
+            p = testproc.run([SH], stdin=stdin, capture_output=True, text=True)
         self.assertEqual(p.stdout, "this line is for head\nafter\n")
 
     def test_last_line_without_newline(self):
-        p = subprocess.run([SH], input="/bin/echo a\n/bin/echo b", capture_output=True, text=True)
+        p = testproc.run([SH], input="/bin/echo a\n/bin/echo b", capture_output=True, text=True)
         self.assertEqual(p.stdout, "a\nb\n")
 
     def test_no_prompt_without_terminal(self):
-        p = subprocess.run([SH], input="/bin/echo a\n", capture_output=True, text=True)
+        p = testproc.run([SH], input="/bin/echo a\n", capture_output=True, text=True)
         self.assertEqual((p.stdout, p.stderr), ("a\n", ""))
 
     def test_long_line_is_refused(self):
-        p = subprocess.run([SH], input="/bin/echo " + "x" * 5000 + "\n/bin/echo after\n",
+        p = testproc.run([SH], input="/bin/echo " + "x" * 5000 + "\n/bin/echo after\n",
                            capture_output=True, text=True)
         self.assertEqual(p.returncode, 2)
         self.assertIn("line too long", p.stderr)
         ok = "/bin/echo " + "y" * 4000 + "\n"
-        self.assertEqual(subprocess.run([SH], input=ok, capture_output=True, text=True).stdout, "y" * 4000 + "\n")
+        self.assertEqual(testproc.run([SH], input=ok, capture_output=True, text=True).stdout, "y" * 4000 + "\n")
 
     def test_nul_bytes_are_dropped(self):
-        p = subprocess.run([SH], input=b"/bin/echo a\0b\n", capture_output=True)
+        p = testproc.run([SH], input=b"/bin/echo a\0b\n", capture_output=True)
         self.assertEqual(p.stdout, b"ab\n")
 
     def test_memory_does_not_grow(self):
@@ -397,7 +396,7 @@ class Input(ShellTest):
                 "export C=$A; : > /dev/null 2>&1 3</dev/null; ( true ) ; D=\"*\" ; false && true || true\n")
         mem = "/bin/grep VmData /proc/$$/status\n"
         path = self.write("s", mem + body * 50 + mem + body * 300 + mem)
-        p = subprocess.run([SH, path], capture_output=True, text=True)
+        p = testproc.run([SH, path], capture_output=True, text=True)
         first, after50, after350 = p.stdout.split("\n")[:3]
         self.assertEqual(after50, after350, p.stdout)
 
@@ -419,7 +418,7 @@ class Fuzz(ShellTest):
     def test_random_bytes_on_stdin(self):
         rng = random.Random(2)
         data = bytes(rng.randrange(256) for _ in range(20000))
-        p = subprocess.run([SH], input=data, capture_output=True, cwd=self.tmp, env={"PATH": "/nonexistent"},
+        p = testproc.run([SH], input=data, capture_output=True, cwd=self.tmp, env={"PATH": "/nonexistent"},
                            timeout=20)
         self.assertGreaterEqual(p.returncode, 0)
 
@@ -434,6 +433,7 @@ class Terminal:
         pid, fd = pty.fork()
         if pid == 0:
             try:
+                testproc.default_signals()
                 if cwd:
                     os.chdir(cwd)
                 os.execve(SH, [SH], env)
@@ -446,7 +446,7 @@ class Terminal:
 
     def expect(self, pattern, timeout=5):
         """Waits for the bytes `pattern`: what came before it (since the last match)."""
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + testproc.budget(timeout)
         while pattern not in self.seen:
             left = deadline - time.monotonic()
             if left <= 0 or not select.select([self.fd], [], [], left)[0]:
@@ -468,8 +468,21 @@ class Terminal:
         self.type(line)
         return self.expect(self.PROMPT)
 
+    def foreground(self, comm):
+        """Waits until a process named comm leads the terminal's foreground group."""
+        deadline = time.monotonic() + testproc.budget(5)
+        while time.monotonic() < deadline:
+            try:
+                with open("/proc/%d/comm" % os.tcgetpgrp(self.fd)) as f:
+                    if f.read().strip() == comm:
+                        return
+            except OSError:
+                pass
+            time.sleep(0.02)
+        raise AssertionError(f"{comm} never reached the foreground")
+
     def status(self, timeout=5):
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + testproc.budget(timeout)
         while time.monotonic() < deadline:
             pid, status = os.waitpid(self.pid, os.WNOHANG)
             if pid:
@@ -482,10 +495,10 @@ class Terminal:
         raise AssertionError("the shell did not end")
 
     def close(self):
+        testproc.kill_session(self.pid)         # its jobs too
         try:
-            os.kill(self.pid, signal.SIGKILL)
             os.waitpid(self.pid, 0)
-        except (ProcessLookupError, ChildProcessError):
+        except ChildProcessError:
             pass
         os.close(self.fd)
 
@@ -546,7 +559,7 @@ class Interactive(ShellTest):
     def test_stop_continue_and_interrupt_a_job(self):
         t = self.term
         t.type("sleep 5")
-        time.sleep(0.5)
+        t.foreground("sleep")
         t.send(b"\x1a")  # ^Z
         self.assertRegex(t.expect(Terminal.PROMPT), rb"\[1\]\+ +Stopped +sleep 5")
         self.assertEqual(t.command("/bin/echo $?"), b"148\r\n")
@@ -555,7 +568,7 @@ class Interactive(ShellTest):
         self.assertRegex(t.command("jobs"), rb"\[1\]\+ +Running +sleep 5")
         t.type("fg")
         t.expect(b"sleep 5\r\n")
-        time.sleep(0.3)
+        t.foreground("sleep")
         t.send(b"\x03")  # ^C
         t.expect(Terminal.PROMPT)
         self.assertEqual(t.command("/bin/echo $?"), b"130\r\n")
@@ -564,24 +577,24 @@ class Interactive(ShellTest):
     def test_ctrl_c_stops_a_list(self):
         t = self.term
         t.type("sleep 5; /bin/echo not-reached")
-        time.sleep(0.5)
+        t.foreground("sleep")
         t.send(b"\x03")
         self.assertNotIn(b"not-reached", t.expect(Terminal.PROMPT))
 
     def test_background_job_is_reported_done(self):
         t = self.term
         self.assertRegex(t.command("sleep 0.2 &"), rb"^\[1\] \d+\r\n$")
-        time.sleep(0.5)
+        time.sleep(testproc.budget(0.5))
         self.assertRegex(t.command(""), rb"\[1\]\+ +Done +sleep 0.2")
         out = t.command("(exit 3) &")  # may be over before the next prompt
-        time.sleep(0.3)
+        time.sleep(testproc.budget(0.3))
         self.assertRegex(out + t.command(""), rb"\[1\] \d+\r\n\[1\]\+ +Exit 3 +\(exit 3\)")
 
     def test_wait_ends_on_ctrl_c(self):
         t = self.term
         t.command("sleep 5 &")
         t.type("wait")
-        time.sleep(0.3)
+        time.sleep(testproc.budget(0.3))
         t.send(b"\x03")
         t.expect(Terminal.PROMPT)
         self.assertEqual(t.command("/bin/echo $?"), b"130\r\n")

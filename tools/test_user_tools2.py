@@ -16,10 +16,14 @@ import signal
 import stat
 import struct
 import subprocess
+import sys
 import tempfile
 import termios
 import time
 import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import testproc  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BIN = os.environ.get("BIN", os.path.join(HERE, "..", "build", "user", "bin"))
@@ -40,7 +44,7 @@ def tool(name):
 
 def run(name, *args, stdin=b"", env=None):
     """The tool's run, its output as bytes."""
-    return subprocess.run([tool(name), *args], input=stdin, capture_output=True, timeout=10, env=env)
+    return testproc.run([tool(name), *args], input=stdin, capture_output=True, timeout=10, env=env)
 
 
 def proc_stat_field(text, number):
@@ -92,9 +96,8 @@ class ToolTest(unittest.TestCase):
 
     def spawn_sleeper(self):
         """A process that sleeps until the test ends: its pid."""
-        p = subprocess.Popen([tool("sleep"), "30"])
-        self.addCleanup(p.wait)
-        self.addCleanup(p.kill)
+        p = testproc.start([tool("sleep"), "30"])
+        self.addCleanup(testproc.end, p)
         return p.pid
 
 
@@ -242,7 +245,7 @@ class SleepTest(ToolTest):
             self.assertEqual(run("sleep", *args).returncode, 0)
             took = time.monotonic() - start
             self.assertGreaterEqual(took, seconds, args)
-            self.assertLess(took, seconds + 2, args)
+            self.assertLess(took, seconds + testproc.budget(2), args)
 
     def test_bad_durations_fail(self):
         for duration in ("x", "1q", "1ss", "", "nan", "s"):
@@ -343,7 +346,7 @@ class LsTest(ToolTest):
         master, slave = pty.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, width, 0, 0))
         try:
-            subprocess.run([tool("ls"), *args], stdout=slave, timeout=10, check=True)
+            self.assertEqual(testproc.run([tool("ls"), *args], stdout=slave, timeout=10).returncode, 0)
         finally:
             os.close(slave)
         out = b""
@@ -375,8 +378,8 @@ class TrueFalseTest(ToolTest):
 class YesTest(ToolTest):
     def test_into_head(self):
         for args, lines, out in (("", 3, b"y\ny\ny\n"), (" a -b", 2, b"a -b\na -b\n")):
-            r = subprocess.run("'%s'%s | head -%d" % (tool("yes"), args, lines), shell=True,
-                               capture_output=True, timeout=10)
+            r = testproc.run("'%s'%s | head -%d" % (tool("yes"), args, lines), shell=True,
+                             capture_output=True, timeout=10)
             self.assertEqual(r.stdout, out)
 
     def test_stops_quietly_when_the_reader_goes(self):
@@ -384,10 +387,11 @@ class YesTest(ToolTest):
         # then the write fails with EPIPE.
         for restore in (True, False):
             p = subprocess.Popen([tool("yes")], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                 restore_signals=restore)
+                                 restore_signals=restore, start_new_session=True)
+            self.addCleanup(testproc.end, p)
             self.assertEqual(p.stdout.read(4), b"y\ny\n")
             p.stdout.close()
-            self.assertEqual(p.wait(timeout=10), -signal.SIGPIPE if restore else 1)
+            self.assertEqual(p.wait(timeout=testproc.budget(10)), -signal.SIGPIPE if restore else 1)
             self.assertEqual(p.stderr.read(), b"")
             p.stderr.close()
 
