@@ -28,7 +28,8 @@
  *   RESULT name=fuzz seed=1234 seconds=60 procs=8 threads=7 calls=N restarts=R stalled=S stuck=0 leaked_pages=0 ...
  *
  * Each thread shows the parent the call it is in, since when. One in the
- * same call for 5 s, and not stopped (state T in /proc), is stuck: the
+ * same call for 5 s, not stopped (state T in /proc) and not blocking its
+ * tick (SigBlk: a pause() then waits for good, as on Linux), is stuck: the
  * parent prints "fuzz: stuck: pid P tid T in CALL(args) for N s", its
  * kernel stack (/proc/P/task/T/stack), and kills the worker. A worker
  * that makes no progress for 2 s with no call under way (looping in user
@@ -830,16 +831,32 @@ static void count_end(struct slot *s, int status)
 		exited++;
 }
 
-/* A thread's state letter in /proc (R, S, T...), or 0 if it is gone. */
-static char task_state(pid_t pid, int tid)
+/* What /proc says of a thread: its state letter (R, S, T...; 0 if it is
+ * gone), and whether it blocks SIGALRM, its tick. */
+struct task_view {
+	char state;
+	bool blocks_tick;
+};
+
+static struct task_view task_view(pid_t pid, int tid)
 {
 	char path[64], line[256];
+	struct task_view v = { 0, false };
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", pid, tid);
 	FILE *f = fopen(path, "r");
 	char *end = f && fgets(line, sizeof(line), f) ? strrchr(line, ')') : NULL;
 	if (f)
 		fclose(f);
-	return end && end[1] == ' ' ? end[2] : 0;
+	if (end && end[1] == ' ')
+		v.state = end[2];
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/status", pid, tid);
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (strncmp(line, "SigBlk:", 7) == 0)
+			v.blocks_tick = strtoull(line + 7, NULL, 16) >> (SIGALRM - 1) & 1;
+	if (f)
+		fclose(f);
+	return v;
 }
 
 static const char *call_name(long nr)
@@ -872,7 +889,8 @@ static bool report_stuck(struct slot *s, const struct thread_view *t, bool other
 	if (!same_call(t, since) || (!other && bench_now_ns() - since < STUCK_NS))
 		return false;
 	struct thread_view v = *t;
-	char state = task_state(s->pid, v.tid);
+	struct task_view seen = task_view(s->pid, v.tid);
+	char state = seen.state;
 	char path[64], stack[2048] = "", line[256];
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/stack", s->pid, v.tid);
 	FILE *f = fopen(path, "r");
@@ -886,6 +904,8 @@ static bool report_stuck(struct slot *s, const struct thread_view *t, bool other
 		kill(s->pid, SIGCONT);
 		return false;
 	}
+	if (!other && seen.blocks_tick)
+		return false;                     /* waits by its own choice: stalled, not stuck */
 	printf("fuzz: %s: pid %d tid %d in %s(%#llx, %#llx, %#llx, %#llx, %#llx, %#llx) for %llu s (state %c)\n%s",
 	       other ? "  and" : "stuck", s->pid, v.tid, call_name(v.nr), (unsigned long long)v.a[0], (unsigned long long)v.a[1],
 	       (unsigned long long)v.a[2], (unsigned long long)v.a[3], (unsigned long long)v.a[4],
