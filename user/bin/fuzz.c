@@ -28,10 +28,10 @@
  *   RESULT name=fuzz seed=1234 seconds=60 procs=8 threads=7 calls=N restarts=R stalled=S stuck=0 leaked_pages=0 ...
  *
  * Each thread shows the parent the call it is in, since when. One in the
- * same call for 5 s, not stopped (state T in /proc) and not blocking its
- * tick (SigBlk: a pause() then waits for good, as on Linux), is stuck: the
- * parent prints "fuzz: stuck: pid P tid T in CALL(args) for N s", its
- * kernel stack (/proc/P/task/T/stack), and kills the worker. A worker
+ * same call for 5 s, not stopped (state T in /proc) and not deaf to its
+ * tick (SigBlk or SigIgn: a pause() then waits for good, as on Linux), is
+ * stuck: the parent prints "fuzz: stuck: pid P tid T in CALL(args) for
+ * N s", its kernel stack (/proc/P/task/T/stack), and kills the worker. A worker
  * that makes no progress for 2 s with no call under way (looping in user
  * space) is killed quietly, as stalled. If a task did not come back, the
  * processes /proc still lists follow, "fuzz: left over: " and their stat
@@ -832,10 +832,10 @@ static void count_end(struct slot *s, int status)
 }
 
 /* What /proc says of a thread: its state letter (R, S, T...; 0 if it is
- * gone), and whether it blocks SIGALRM, its tick. */
+ * gone), and whether it blocks or ignores SIGALRM, its tick. */
 struct task_view {
 	char state;
-	bool blocks_tick;
+	bool deaf_to_tick;
 };
 
 static struct task_view task_view(pid_t pid, int tid)
@@ -852,8 +852,8 @@ static struct task_view task_view(pid_t pid, int tid)
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/status", pid, tid);
 	f = fopen(path, "r");
 	while (f && fgets(line, sizeof(line), f))
-		if (strncmp(line, "SigBlk:", 7) == 0)
-			v.blocks_tick = strtoull(line + 7, NULL, 16) >> (SIGALRM - 1) & 1;
+		if (strncmp(line, "SigBlk:", 7) == 0 || strncmp(line, "SigIgn:", 7) == 0)
+			v.deaf_to_tick |= strtoull(line + 7, NULL, 16) >> (SIGALRM - 1) & 1;
 	if (f)
 		fclose(f);
 	return v;
@@ -904,7 +904,7 @@ static bool report_stuck(struct slot *s, const struct thread_view *t, bool other
 		kill(s->pid, SIGCONT);
 		return false;
 	}
-	if (!other && seen.blocks_tick)
+	if (!other && seen.deaf_to_tick)
 		return false;                     /* waits by its own choice: stalled, not stuck */
 	printf("fuzz: %s: pid %d tid %d in %s(%#llx, %#llx, %#llx, %#llx, %#llx, %#llx) for %llu s (state %c)\n%s",
 	       other ? "  and" : "stuck", s->pid, v.tid, call_name(v.nr), (unsigned long long)v.a[0], (unsigned long long)v.a[1],
