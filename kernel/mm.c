@@ -132,10 +132,10 @@ static void let_go(void *mm)
 
 void mm_destroy(struct mm *mm)
 {
-	if (read_cr3() == virt_to_phys(mm->pml4))
-		panic("mm_destroy: the address space is in use on this CPU");
 	/* A CPU that ran one of its threads and then a kernel task still has
-	 * its tables loaded (kernel/sched_glue.c): it leaves them before they
+	 * its tables loaded (kernel/sched_glue.c), this one too (the caller,
+	 * a kernel task by now, may have been switched in after a thread of
+	 * mm, or a vfork() child sharing it): each leaves them before they
 	 * go. Nothing can load them again: no thread of mm is left. */
 	for (int cpu = 0; cpu < MAX_CPUS; cpu++)
 		if (__atomic_load_n(&active[cpu], __ATOMIC_RELAXED) == mm)

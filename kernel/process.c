@@ -894,14 +894,13 @@ static void __attribute__((noreturn)) leave(int status)
 	if (!proc->group_exiting)
 		proc->exit_status = status;   /* without exit_group(), the last thread's says (as Linux) */
 	proc->dead_threads_time = cputime_sum(proc->dead_threads_time, time);
-	spin_unlock_irqrestore(&proc->signals.lock, flags);
-	/* A kernel task from here on: no switch loads the address space again,
-	 * and this CPU leaves it, so it can go. */
-	flags = irq_save();
+	/* A kernel task from here on, in the step that takes it off the list:
+	 * the last thread out destroys the address space, and none that left
+	 * before it may be switched in on those tables again. */
 	me->process = NULL;
 	me->thread = NULL;
 	mm_activate(NULL);
-	irq_restore(flags);
+	spin_unlock_irqrestore(&proc->signals.lock, flags);
 	kfree(me->fpu);
 	me->fpu = NULL;
 	kfree(t);
