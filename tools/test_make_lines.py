@@ -22,6 +22,9 @@ import sys
 import tempfile
 import unittest
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import test_make_run_keys       # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DOCS = ["README.md", "tools/README.md"] + sorted(
     os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, "docs", "*.md")))
@@ -203,6 +206,7 @@ class MakeLines(unittest.TestCase):
         [(where, argv)] = [(w, a) for w, a in documented_lines()
                            if w.startswith("docs/workloads.md") and a[1:2] == ["run"]
                            and any(x.startswith("CMDLINE=run=") for x in a)]
+        test_make_run_keys.build_kernel()
         build = os.environ.get("BUILD", "build")
         env = {k: v for k, v in os.environ.items()
                if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES")}

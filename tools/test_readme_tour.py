@@ -18,7 +18,7 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import session_check
-from test_make_run_keys import BUDGET, ROOT, Terminal, make_env
+from test_make_run_keys import BUDGET, ROOT, Terminal, build_kernel, make_env
 
 PROMPT = r"\$ "
 
@@ -60,6 +60,7 @@ class ReadmeTour(unittest.TestCase):
     def test_the_tour_shows_what_it_says(self):
         commands = tour()
         self.assertEqual(len(commands), 5, commands)
+        build_kernel()
         t = Terminal(["make", "--no-print-directory", "run",
                       f"ISO={os.environ.get('BUILD', 'build')}/iso/readme-tour.iso"], make_env())
         try:
