@@ -216,10 +216,17 @@ $(INITRD): $(USER_BINS) $(WORKLOADS) $(USER_TESTS) $(USER_SCRIPTS) $(USER_BENCH)
 		$(foreach b,$(PEER_BINS),peer/$(notdir $(b))=$(b)) \
 		$(foreach b,$(PROGS),bin/$(notdir $(b))=$(abspath $(b)))
 
+# A text as one shell word, '...', whatever it holds; userword: the text
+# of the variable NAME as the user typed it, so that CMDLINE='run="a b; c"'
+# reaches mkiso.sh as run="a b; c", quotes, spaces, ; and $ untouched (a \"
+# is a ", as in the older form CMDLINE='run=\"a b\"').
+shellword = '$(subst ','"'"',$(1))'
+userword  = $(call shellword,$(subst \",",$(value $(1))))
+
 # The ISO carries the command line in its GRUB menu, and the initrd next to
 # the kernel; mkiso.sh rebuilds it whenever either of them or CMDLINE changes.
 $(ISO): $(ELF) $(INITRD) FORCE
-	@tools/mkiso.sh $(ELF) $@ "$(CMDLINE)"
+	@tools/mkiso.sh $(ELF) $@ $(call userword,CMDLINE)
 FORCE:
 
 # EMU=bochs boots the same ISO in Bochs (docs/emulators.md): ACCEL, MACHINE
@@ -306,15 +313,17 @@ test-matrix: deps $(ELF) $(INITRD)
 RUNS          ?= 3
 BENCH_CMDLINE ?=
 SCHED         ?=
+BENCH_WORD     = $(call userword,BENCH_CMDLINE)
 bench: deps $(ELF) $(INITRD)
 ifeq ($(EMU),bochs)
 	@tools/deps.sh bochs
-	@$(PYTHON) tools/bench.py --emu bochs --elf $(ELF) --cmdline '$(BENCH_CMDLINE)'
+	@$(PYTHON) tools/bench.py --emu bochs --elf $(ELF) --cmdline $(BENCH_WORD)
 else ifneq ($(SCHED),)
-	@$(PYTHON) tools/sched_ab.py --sched '$(SCHED)' --elf $(ELF) --runs $(RUNS) --cmdline '$(BENCH_CMDLINE)'
+	@$(PYTHON) tools/sched_ab.py --sched $(call userword,SCHED) --elf $(ELF) --runs $(RUNS) \
+		--cmdline $(BENCH_WORD)
 else
-	@$(PYTHON) tools/bench.py --elf $(ELF) --runs $(RUNS) --cmdline '$(BENCH_CMDLINE)'
-	@$(PYTHON) tools/bench_ring3.py --elf $(ELF) --runs $(RUNS) --cmdline '$(BENCH_CMDLINE)'
+	@$(PYTHON) tools/bench.py --elf $(ELF) --runs $(RUNS) --cmdline $(BENCH_WORD)
+	@$(PYTHON) tools/bench_ring3.py --elf $(ELF) --runs $(RUNS) --cmdline $(BENCH_WORD)
 endif
 
 # make soak MINUTES=N: ktest=stress churns tasks for N minutes (1..60) at
@@ -323,6 +332,7 @@ endif
 MINUTES      ?= 10
 SOAK_CMDLINE ?=
 SOAK_LOG      = $(BUILD)/soak.log
+SOAK_WORD     = $(call userword,SOAK_CMDLINE)
 # The system-call fuzzer of make test's `fuzz` configuration, for SECONDS
 # instead of 60: the same checks (no panic, no warning, nothing leaked).
 fuzz: deps $(ELF) $(INITRD)
@@ -335,8 +345,8 @@ soak: deps $(ELF)
 	@test "$(MINUTES)" -ge 1 -a "$(MINUTES)" -le 60 2>/dev/null || \
 		{ echo "usage: make soak MINUTES=N (N from 1 to 60: stress_seconds is at most 3600)"; exit 2; }
 	@mkdir -p $(BUILD)/iso
-	@tools/mkiso.sh $(ELF) $(BUILD)/iso/soak.iso "$(strip ktest=stress stress_seconds=$$(($(MINUTES) * 60)) $(SOAK_CMDLINE))"
-	@echo "make soak: $(MINUTES) min of ktest=stress at -smp 4$(if $(strip $(SOAK_CMDLINE)), with $(SOAK_CMDLINE))"
+	@tools/mkiso.sh $(ELF) $(BUILD)/iso/soak.iso "ktest=stress stress_seconds=$$(($(MINUTES) * 60)) "$(SOAK_WORD)
+	@echo "make soak: $(MINUTES) min of ktest=stress at -smp 4"$(if $(strip $(value SOAK_CMDLINE)),' with '$(SOAK_WORD))
 	@$(PYTHON) tools/qemu.py --iso $(BUILD)/iso/soak.iso --smp 4 --mem $(MEM) --accel $(ACCEL) \
 		--timeout $$(($(MINUTES) * 75 + 240)) --log $(SOAK_LOG) < /dev/null > /dev/null; \
 		status=$$?; case $$status in \
@@ -351,12 +361,13 @@ soak: deps $(ELF)
 # tools/schedstat's per-task summary. docs/tracing.md explains it all.
 TRACE_SIZE    ?= 4096
 TRACE_TIMEOUT ?= 900
-TRACE_OUT = $(BUILD)/trace/$(notdir $(firstword $(subst ;, ,$(RUN))))
+TRACE_OUT = $(BUILD)/trace/$(notdir $(firstword $(subst ;, ,$(value RUN))))
+RUN_WORD  = $(call userword,RUN)
 trace: deps $(ELF) $(INITRD)
-	@test -n "$(RUN)" || { echo "usage: make trace RUN='program key=value ...[; program ...]' (docs/tracing.md)"; exit 2; }
+	@test -n $(RUN_WORD) || { echo "usage: make trace RUN='program key=value ...[; program ...]' (docs/tracing.md)"; exit 2; }
 	@mkdir -p $(BUILD)/trace
-	@tools/mkiso.sh $(ELF) $(TRACE_OUT).iso 'trace=sched trace_size=$(TRACE_SIZE) run="$(RUN)"'
-	@echo "make trace: booting with run=\"$(RUN)\"; the trace is printed at the end (slow under TCG)"
+	@tools/mkiso.sh $(ELF) $(TRACE_OUT).iso $(call shellword,trace=sched trace_size=$(TRACE_SIZE) run="$(subst \",",$(value RUN))")
+	@echo 'make trace: booting with run="'$(RUN_WORD)'"; the trace is printed at the end (slow under TCG)'
 	@$(PYTHON) tools/qemu.py --iso $(TRACE_OUT).iso --smp $(SMP) --mem $(MEM) --accel $(ACCEL) \
 		--machine $(MACHINE) --timeout $(TRACE_TIMEOUT) --log $(TRACE_OUT).log < /dev/null > /dev/null; \
 		status=$$?; test $$status -eq 33 || echo "make trace: QEMU exit status $$status (33: every program exited 0); see $(TRACE_OUT).log"

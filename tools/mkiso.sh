@@ -25,25 +25,9 @@ if [ $# -ne 3 ]; then
 fi
 elf=$1 iso=$2 cmdline=$3
 
-[ -f "$elf" ] || { echo "mkiso: $elf: no such file" >&2; exit 1; }
 case "$cmdline" in
     *\'* | *\\*) echo "mkiso: ' and \\ are not allowed in the command line" >&2; exit 1 ;;
 esac
-
-initrd=$(dirname "$elf")/initrd.cpio
-[ -f "$initrd" ] || initrd=""
-
-# Up to date? (Another ELF, e.g. the clang build, must not reuse this ISO.)
-stamp="$(readlink -f "$elf") $(stat -c '%s %Y' "$elf")
-$cmdline"
-if [ -n "$initrd" ]; then
-    stamp="$stamp
-$(readlink -f "$initrd") $(stat -c '%s %Y' "$initrd")"
-fi
-if [ -f "$iso" ] && [ "$iso" -nt "$0" ] &&
-   [ -f "$iso.cmdline" ] && [ "$(cat "$iso.cmdline")" = "$stamp" ]; then
-    exit 0
-fi
 
 # Turn the command line into GRUB script words: split on spaces outside
 # double quotes, drop the double quotes, put each word in '...' (where
@@ -63,6 +47,30 @@ words=$(printf '%s\n' "$cmdline" | awk '{
     if (have) out = out " \047" word "\047"
     print out
 }') || { echo "mkiso: unbalanced \" in the command line" >&2; exit 1; }
+
+# MKISO_PRINT=FILE, for tools/test_make_lines.py: append ISO, CMDLINE and
+# the GRUB words to FILE, each ended by a NUL byte, and build nothing.
+if [ -n "${MKISO_PRINT:-}" ]; then
+    printf '%s\0' "$iso" "$cmdline" "$words" >> "$MKISO_PRINT"
+    exit 0
+fi
+
+[ -f "$elf" ] || { echo "mkiso: $elf: no such file" >&2; exit 1; }
+
+initrd=$(dirname "$elf")/initrd.cpio
+[ -f "$initrd" ] || initrd=""
+
+# Up to date? (Another ELF, e.g. the clang build, must not reuse this ISO.)
+stamp="$(readlink -f "$elf") $(stat -c '%s %Y' "$elf")
+$cmdline"
+if [ -n "$initrd" ]; then
+    stamp="$stamp
+$(readlink -f "$initrd") $(stat -c '%s %Y' "$initrd")"
+fi
+if [ -f "$iso" ] && [ "$iso" -nt "$0" ] &&
+   [ -f "$iso.cmdline" ] && [ "$(cat "$iso.cmdline")" = "$stamp" ]; then
+    exit 0
+fi
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

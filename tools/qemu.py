@@ -6,8 +6,8 @@
                 [--gdb [PORT]] [--paused] [--dry-run] [-- extra qemu args]
 
 The serial console goes to stdout (and to --log FILE). When stdin is a
-terminal you can type to the kernel; Ctrl-A X quits, Ctrl-A C switches to
-the QEMU monitor. Exit status: QEMU's own, which for the kernel's
+terminal you can type to the kernel, every key, Ctrl-C and Ctrl-Z too;
+Ctrl-A X quits, Ctrl-A C switches to the QEMU monitor. Exit status: QEMU's own, which for the kernel's
 isa-debug-exit write of v to port 0xf4 is (v << 1) | 1 (tools/bochs.py
 gives Bochs's boots the same statuses; tools/emulator.py is their common part):
   33 pass (v=0x10), 35 failure (v=0x11), 37 panic (v=0x12),
@@ -85,8 +85,10 @@ def build_command(iso, smp=4, mem="512M", accel="tcg", machine="pc",
            "-no-reboot", "-display", "none",
            "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
            # Serial port and monitor share stdio: Ctrl-A X quits, Ctrl-A C
-           # switches between them (QEMU's "mux").
-           "-chardev", "stdio,id=con0,mux=on",
+           # switches between them (QEMU's "mux"). signal=off: the terminal
+           # no longer turns Ctrl-C, Ctrl-Z and Ctrl-\ into signals that
+           # would end QEMU; they reach the guest's terminal as keys.
+           "-chardev", "stdio,id=con0,mux=on,signal=off",
            "-serial", "chardev:con0", "-mon", "chardev=con0,mode=readline",
            "-boot", "d", "-cdrom", iso]
     if accel == "kvm":
