@@ -14,14 +14,15 @@ Exit status 1 if anything failed.
 """
 
 import argparse
-import concurrent.futures
 import io
 import os
+import queue
 import re
 import shlex
 import signal
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass
 
@@ -356,13 +357,90 @@ def host_counts(path):
     return int(found[-1][0]), int(found[-1][1])
 
 
-def main(argv=None):
+def run_order(configs, jobs):
+    """The order in which run_configs starts the configurations: the file's
+    with one emulator at a time; with more, those flagged alone first (each
+    by itself), then the rest longest first (the timeout stands for the
+    length), so that the last to finish are short ones."""
+    if jobs <= 1:
+        return list(configs)
+    alone = [c for c in configs if "alone" in c.flags]
+    rest = [c for c in configs if "alone" not in c.flags]
+    return alone + sorted(rest, key=lambda c: -c.timeout)
+
+
+def run_configs(configs, elf, jobs=1, echo=False, run=None):
+    """Boot and judge each configuration, up to jobs emulators at once, but
+    one flagged alone with no other of them (its bounds want the host's
+    cores). Yields (cfg, Result) as each finishes. Ctrl-C or SIGTERM stops
+    the emulators and raises KeyboardInterrupt. run(cfg, elf, echo) does one
+    configuration (run_config; the tests pass their own)."""
     global stopping
+    run = run or run_config
+    pending = run_order(configs, jobs)
+    cond = threading.Condition()
+    state = {"running": 0, "alone": False}
+    done = queue.Queue()
+
+    def eligible(cfg):
+        if "alone" in cfg.flags:
+            return state["running"] == 0
+        return not state["alone"]
+
+    def worker():
+        while True:
+            with cond:
+                while True:
+                    if stopping or not pending:
+                        return
+                    cfg = next((c for c in pending if eligible(c)), None)
+                    if cfg is not None:
+                        break
+                    cond.wait()
+                pending.remove(cfg)
+                state["running"] += 1
+                state["alone"] = "alone" in cfg.flags
+            try:
+                r = run(cfg, elf, echo)
+            except BaseException as e:         # reported, not lost with the thread
+                r = Result("FAIL", f"{type(e).__name__}: {e}", failed=1, details=[])
+            with cond:
+                state["running"] -= 1
+                state["alone"] = False
+                cond.notify_all()
+            done.put((cfg, r))
+
+    def on_signal(signum, frame):
+        raise KeyboardInterrupt
+    old = signal.signal(signal.SIGTERM, on_signal) \
+        if threading.current_thread() is threading.main_thread() else None
+    threads = [threading.Thread(target=worker, daemon=True)
+               for _ in range(max(1, min(jobs, len(configs))))]
+    try:
+        for t in threads:
+            t.start()
+        for _ in configs:
+            yield done.get()
+    except (KeyboardInterrupt, GeneratorExit):
+        with cond:
+            stopping = True
+            cond.notify_all()
+        emulator.kill_all()
+        raise
+    finally:
+        if old is not None:
+            signal.signal(signal.SIGTERM, old)
+    for t in threads:
+        t.join()
+
+
+def main(argv=None):
     ap = argparse.ArgumentParser(description="Boot and judge the kernel test configurations.")
     ap.add_argument("--suite", choices=["default", "matrix", "all"], default="default")
     ap.add_argument("--only", help="comma-separated configuration names (any suite)")
-    ap.add_argument("--jobs", type=int, default=1,
-                    help="emulators at once (default 1: timing tests want the host's cores)")
+    ap.add_argument("-j", "--jobs", type=int, default=1,
+                    help="emulators at once (default 1); a configuration flagged alone "
+                         "always runs by itself")
     ap.add_argument("--list", action="store_true", help="list the configurations")
     ap.add_argument("--elf", default=os.path.join(ROOT, "build", "leftmost.elf"))
     ap.add_argument("--configs", metavar="FILE", default=SUITES_FILE,
@@ -392,23 +470,17 @@ def main(argv=None):
     if not os.path.exists(a.elf):
         raise SystemExit(f"runtests: {a.elf} not found (build the kernel first: make)")
 
-    def on_signal(signum, frame):
-        raise KeyboardInterrupt
-    signal.signal(signal.SIGTERM, on_signal)
-
-    print(f"runtests: {len(configs)} configuration(s), {a.jobs} at a time, "
+    alone = " (those flagged alone by themselves)" if a.jobs > 1 else ""
+    print(f"runtests: {len(configs)} configuration(s), {a.jobs} at a time{alone}, "
           f"logs in build/test-logs/", flush=True)
     passed = failed = skipped = skipped_configs = 0
     for path in a.host_summary:
         p, f = host_counts(path)
         passed, failed = passed + p, failed + f
         print(f"earlier tests: {p} passed, {f} failed ({path})")
-    pool = concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs))
     echo = a.verbose and a.jobs == 1
     try:
-        futures = [pool.submit(run_config, c, a.elf, echo) for c in configs]
-        for cfg, fut in zip(configs, futures):    # report in file order
-            r = fut.result()
+        for cfg, r in run_configs(configs, a.elf, a.jobs, echo):
             print(summary_line(cfg, r))
             for line in r.details or []:
                 print(f"    {line}")
@@ -417,12 +489,8 @@ def main(argv=None):
             skipped += r.skipped
             skipped_configs += r.verdict == "SKIP"
     except KeyboardInterrupt:
-        stopping = True
-        pool.shutdown(wait=False, cancel_futures=True)
-        emulator.kill_all()
         print("runtests: interrupted", file=sys.stderr)
         return 130
-    pool.shutdown()
     if skipped or skipped_configs:
         print(f"skipped (not counted below): {skipped} tests, "
               f"{skipped_configs} configurations")
