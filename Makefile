@@ -56,7 +56,7 @@ OBJS     := $(C_SRCS:%.c=$(BUILD)/%.o) $(ASM_SRCS:%.asm=$(BUILD)/%.o) $(BUILD)/v
 ELF      := $(BUILD)/leftmost.elf
 ISO      := $(BUILD)/leftmost.iso
 
-.PHONY: all run debug debug-test test test-matrix check bench soak fuzz trace host-test tools-test layers clang-build deps clean
+.PHONY: all run debug debug-test test test-matrix check host-test-build bench soak fuzz trace host-test tools-test layers clang-build deps clean
 all: $(ISO)
 
 deps:
@@ -293,6 +293,9 @@ test: deps
 
 test-matrix: deps
 	@$(TESTALL) --suite matrix --boots-only $(if $(ONLY),--only $(ONLY))
+
+# make test builds the host tests beside the kernel, then runs them alone.
+host-test-build: $(HOST_BIN)
 
 # The edit-compile-test loop: the host tests (and the simulator), the
 # layers, and ktest=all at -smp 4; about 2 minutes on 2 cores.

@@ -2,14 +2,15 @@
 """Boot the kernel in each test configuration and judge the results.
 
   tools/runtests.py [--suite default|matrix|all] [--only NAME[,NAME]]
-                    [--jobs N=1] [--list] [--elf PATH] [--host-summary FILE]
-                    [--configs FILE] [-v]
+                    [-j|--jobs N=1] [--list] [--elf PATH] [--configs FILE] [-v]
 
 Configurations come from tests/kernel-suites.txt (its header explains the
 format). For each one: build build/iso/NAME.iso with tools/mkiso.sh, boot
 it with tools/qemu.py (or tools/bochs.py), keep the serial log in
 build/test-logs/NAME.log and judge it. Prints one line per configuration,
-then "N passed, N failed" counting KTAP leaf tests (plus the counts of tests run before, --host-summary).
+then "N passed, N failed" counting KTAP leaf tests. With --jobs N, up to N
+emulators at once, but a configuration flagged alone by itself.
+make test runs this through tools/testall.py, after the other stages.
 Exit status 1 if anything failed.
 """
 
@@ -343,20 +344,6 @@ def summary_line(cfg, r):
     return f"{r.verdict} {cfg.name}{reason} ({counts}, {r.seconds:.1f} s)"
 
 
-def host_counts(path):
-    """(passed, failed) from the last "N passed, N failed" line in path."""
-    try:
-        with open(path, errors="replace") as f:
-            found = re.findall(r"(\d+) passed, (\d+) failed", f.read())
-    except OSError as e:
-        print(f"FAIL earlier tests: cannot read {path}: {e.strerror}")
-        return 0, 1
-    if not found:
-        print(f"FAIL earlier tests: no 'N passed, N failed' line in {path}")
-        return 0, 1
-    return int(found[-1][0]), int(found[-1][1])
-
-
 def run_order(configs, jobs):
     """The order in which run_configs starts the configurations: the file's
     with one emulator at a time; with more, those flagged alone first (each
@@ -445,9 +432,6 @@ def main(argv=None):
     ap.add_argument("--elf", default=os.path.join(ROOT, "build", "leftmost.elf"))
     ap.add_argument("--configs", metavar="FILE", default=SUITES_FILE,
                     help="configuration list (default tests/kernel-suites.txt)")
-    ap.add_argument("--host-summary", metavar="FILE", action="append", default=[],
-                    help="add the 'N passed, N failed' of tests run before (host tests, "
-                         "the GDB session) from FILE; may be repeated")
     ap.add_argument("-v", "--verbose", action="store_true",
                     help="show the serial output (with --jobs 1)")
     a = ap.parse_args(argv)
@@ -474,10 +458,6 @@ def main(argv=None):
     print(f"runtests: {len(configs)} configuration(s), {a.jobs} at a time{alone}, "
           f"logs in build/test-logs/", flush=True)
     passed = failed = skipped = skipped_configs = 0
-    for path in a.host_summary:
-        p, f = host_counts(path)
-        passed, failed = passed + p, failed + f
-        print(f"earlier tests: {p} passed, {f} failed ({path})")
     echo = a.verbose and a.jobs == 1
     try:
         for cfg, r in run_configs(configs, a.elf, a.jobs, echo):

@@ -16,8 +16,10 @@ up to -j at once, but those flagged alone by themselves.
 
 A stage that fails does not stop the others; the debug-test and the boots
 need the build, and when it failed say so ("build failed") instead of
-running. With -j 2 or more the first four stages run side by side; the
-tools' tests, whose workloads measure the host, run by themselves.
+running. With -j 2 or more layers, clang-build and build run side by side,
+with the build of the host tests; then the host tests (each has a time
+limit), the tools' tests (whose workloads measure the host) and the GDB
+session run one at a time.
 --only runs the named stages and configurations (of any suite), and the
 build when a boot needs it.
 
@@ -52,6 +54,7 @@ class Stage:
     count: object           # count(text, status) -> (passed, failed, failures)
     needs_build: bool = False
     by_itself: bool = False  # runs with no other stage beside it
+    prepare: list = None    # a build that may run beside the others first
 
 
 @dataclass
@@ -105,7 +108,10 @@ def make_stages(make, jobs, elf, initrd):
     mk = [make, "--no-print-directory"]
     build_jobs = [f"-j{max(1, jobs)}"]
     return [
-        Stage("host-test", mk + build_jobs + ["host-test"], count_summary),
+        # Its tests have a time limit each (30 s): they run by themselves,
+        # after their build has run beside the others.
+        Stage("host-test", mk + ["host-test"], count_summary, by_itself=True,
+              prepare=mk + build_jobs + ["host-test-build"]),
         Stage("layers", mk + ["layers"], count_one),
         Stage("clang-build", mk + build_jobs + ["clang-build"], count_one),
         Stage("build", mk + build_jobs + [elf, initrd], count_one),
@@ -155,15 +161,17 @@ def report_stage(o, out):
                 print(f"    {name}", file=out)
             with open(o.log, errors="replace") as f:
                 lines = [line.rstrip() for line in f if line.strip()]
-            print(f"    last lines of {rel(o.log)}:", file=out)
-            for line in lines[-12:]:
+            print(f"    the end of {rel(o.log)}:", file=out)
+            for line in lines[-6:]:
                 print(f"      {line}", file=out)
     out.flush()
 
 
 def run_stages(stages, jobs, logs, out, env=None, build_ok=None):
-    """Run the stages; side by side (jobs > 1) those up to the first by_itself
-    one, then the rest in order. Returns the outcomes, in the stages' order."""
+    """Run the stages: with jobs > 1 first side by side those that are not
+    by_itself and do not need the build, with the builds (prepare) of the
+    others; then the others, one at a time, in order. Returns the outcomes,
+    in the stages' order."""
     outcomes = {}
     lock = threading.Lock()
 
@@ -176,16 +184,22 @@ def run_stages(stages, jobs, logs, out, env=None, build_ok=None):
             outcomes[stage.name] = o
             report_stage(o, out)
 
-    first = next((i for i, s in enumerate(stages) if s.by_itself or s.needs_build), len(stages))
-    together, after = (stages[:first], stages[first:]) if jobs > 1 else ([], stages)
+    together = [s for s in stages if not s.by_itself and not s.needs_build] if jobs > 1 else []
+    after = [s for s in stages if s not in together]
     errors = []
 
     def guarded(stage):
         try:
-            one(stage)
+            if stage.prepare:                # its own run reports a failure
+                subprocess.run(stage.prepare, cwd=ROOT, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, env=env)
+            else:
+                one(stage)
         except BaseException as e:           # the main thread re-raises it
             errors.append(e)
-    threads = [threading.Thread(target=guarded, args=(s,), daemon=True) for s in together]
+    preparing = [s for s in after if s.prepare] if jobs > 1 else []
+    threads = [threading.Thread(target=guarded, args=(s,), daemon=True)
+               for s in preparing + together]
     for t in threads:
         t.start()
     for t in threads:
