@@ -127,6 +127,15 @@ def judge(cfg, status, text):
         r.verdict, r.reason = "FAIL", f"{len(warnings)} warning(s) (nowarn)"
 
     def fail(reason, details=()):
+        """The reason shown is a panic or a timeout if there was one (what
+        failed after it is its consequence), else the last; the others go
+        to the details."""
+        first = reason == "kernel panic" or reason.startswith("timeout")
+        if r.reason and (first or not (r.reason == "kernel panic" or r.reason.startswith("timeout"))):
+            r.details.append("  " + r.reason)
+        elif r.reason:
+            r.details.append("  " + reason)
+            reason = r.reason
         r.verdict, r.reason = "FAIL", reason
         r.details += list(details)
 

@@ -132,6 +132,17 @@ class RunConfigsTest(unittest.TestCase):
         self.assertEqual(boots.overlaps, [])
 
 
+class JudgeTest(unittest.TestCase):
+    def test_a_panic_is_the_reason_not_what_it_left_undone(self):
+        cfg = runtests.Config("x", "default", "qemu", [], "", "run", 60.0,
+                              ["log=all\\sdone", "assert=w.n>=1"])
+        log = "[    1.0] cpu1: PANIC: mm_destroy: in use\n[    1.0] cpu1: backtrace:\n"
+        r = runtests.judge(cfg, runtests.PANIC, log)
+        self.assertEqual((r.verdict, r.reason), ("FAIL", "kernel panic"))
+        self.assertIn("  the log does not match 'all\\\\sdone'", r.details)
+        self.assertTrue(any("no RESULT line" in d for d in r.details), r.details)
+
+
 class CountTest(unittest.TestCase):
     def test_unittest_counts(self):
         text = ("FAIL: test_x (test_a.A.test_x)\nERROR: test_y (test_a.A.test_y)\n"
