@@ -56,7 +56,7 @@ OBJS     := $(C_SRCS:%.c=$(BUILD)/%.o) $(ASM_SRCS:%.asm=$(BUILD)/%.o) $(BUILD)/v
 ELF      := $(BUILD)/leftmost.elf
 ISO      := $(BUILD)/leftmost.iso
 
-.PHONY: all run debug debug-test test test-matrix bench soak fuzz trace host-test tools-test layers clang-build deps clean
+.PHONY: all run debug debug-test test test-matrix check host-test-build bench soak fuzz trace host-test tools-test layers clang-build deps clean
 all: $(ISO)
 
 deps:
@@ -281,23 +281,33 @@ layers:
 clang-build:
 	@$(MAKE) --no-print-directory CC=clang BUILD=$(BUILD)/clang $(BUILD)/clang/leftmost.elf
 
+# make test: every stage (host-test, layers, clang-build, the build,
+# tools-test, debug-test) even after one has failed, then every boot of
+# tests/kernel-suites.txt's default suite, then one summary: each stage's
+# and boot's seconds, the failed checks with their logs, and last
+# "N passed, N failed" (tools/testall.py, docs/testing.md).
+# JOBS=N: emulators at once (default 2 where the host has 2 cores; a
+# configuration flagged alone runs by itself). ONLY=NAME[,NAME]: just
+# these stages and configurations (and the build if a boot needs it).
+JOBS ?=
+ONLY ?=
+TESTALL = $(PYTHON) tools/testall.py --elf $(ELF) --initrd $(INITRD) $(if $(JOBS),-j $(JOBS))
+
 test: deps
 	@tools/deps.sh browser || echo "deps: no chromium: the trace picture's render check will say SKIP"
 	@tools/deps.sh bochs
-	@mkdir -p $(BUILD)
-	@$(MAKE) --no-print-directory host-test 2>&1 | tee $(BUILD)/host-test.log; \
-		test $${PIPESTATUS[0]} -eq 0 || exit 1
-	@$(MAKE) --no-print-directory tools-test
-	@$(MAKE) --no-print-directory layers
-	@$(MAKE) --no-print-directory clang-build
-	@$(MAKE) --no-print-directory $(ELF) $(INITRD)
-	@$(MAKE) --no-print-directory debug-test 2>&1 | tee $(BUILD)/debug-test.log; \
-		test $${PIPESTATUS[0]} -eq 0 || exit 1
-	@$(PYTHON) tools/runtests.py --suite default --elf $(ELF) \
-		--host-summary $(BUILD)/host-test.log --host-summary $(BUILD)/debug-test.log
+	@$(TESTALL) $(if $(ONLY),--only $(ONLY))
 
-test-matrix: deps $(ELF) $(INITRD)
-	@$(PYTHON) tools/runtests.py --suite matrix --elf $(ELF)
+test-matrix: deps
+	@$(TESTALL) --suite matrix --boots-only $(if $(ONLY),--only $(ONLY))
+
+# make test builds the host tests beside the kernel, then runs them alone.
+host-test-build: $(HOST_BIN)
+
+# The edit-compile-test loop: the host tests (and the simulator), the
+# layers, and ktest=all at -smp 4; about 2 minutes on 2 cores.
+check: deps
+	@$(TESTALL) --only host-test,layers,smp4
 
 # The workloads next to Linux's figures: build/bench.md, medians and ranges
 # over RUNS runs (three boots each), then the ring-3 programs (user/bench/),

@@ -2,26 +2,28 @@
 """Boot the kernel in each test configuration and judge the results.
 
   tools/runtests.py [--suite default|matrix|all] [--only NAME[,NAME]]
-                    [--jobs N=1] [--list] [--elf PATH] [--host-summary FILE]
-                    [--configs FILE] [-v]
+                    [-j|--jobs N=1] [--list] [--elf PATH] [--configs FILE] [-v]
 
 Configurations come from tests/kernel-suites.txt (its header explains the
 format). For each one: build build/iso/NAME.iso with tools/mkiso.sh, boot
 it with tools/qemu.py (or tools/bochs.py), keep the serial log in
 build/test-logs/NAME.log and judge it. Prints one line per configuration,
-then "N passed, N failed" counting KTAP leaf tests (plus the counts of tests run before, --host-summary).
+then "N passed, N failed" counting KTAP leaf tests. With --jobs N, up to N
+emulators at once, but a configuration flagged alone by itself.
+make test runs this through tools/testall.py, after the other stages.
 Exit status 1 if anything failed.
 """
 
 import argparse
-import concurrent.futures
 import io
 import os
+import queue
 import re
 import shlex
 import signal
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass
 
@@ -125,6 +127,15 @@ def judge(cfg, status, text):
         r.verdict, r.reason = "FAIL", f"{len(warnings)} warning(s) (nowarn)"
 
     def fail(reason, details=()):
+        """The reason shown is a panic or a timeout if there was one (what
+        failed after it is its consequence), else the last; the others go
+        to the details."""
+        first = reason == "kernel panic" or reason.startswith("timeout")
+        if r.reason and (first or not (r.reason == "kernel panic" or r.reason.startswith("timeout"))):
+            r.details.append("  " + r.reason)
+        elif r.reason:
+            r.details.append("  " + reason)
+            reason = r.reason
         r.verdict, r.reason = "FAIL", reason
         r.details += list(details)
 
@@ -342,34 +353,94 @@ def summary_line(cfg, r):
     return f"{r.verdict} {cfg.name}{reason} ({counts}, {r.seconds:.1f} s)"
 
 
-def host_counts(path):
-    """(passed, failed) from the last "N passed, N failed" line in path."""
+def run_order(configs, jobs):
+    """The order in which run_configs starts the configurations: the file's
+    with one emulator at a time; with more, those flagged alone first (each
+    by itself), then the rest longest first (the timeout stands for the
+    length), so that the last to finish are short ones."""
+    if jobs <= 1:
+        return list(configs)
+    alone = [c for c in configs if "alone" in c.flags]
+    rest = [c for c in configs if "alone" not in c.flags]
+    return alone + sorted(rest, key=lambda c: -c.timeout)
+
+
+def run_configs(configs, elf, jobs=1, echo=False, run=None):
+    """Boot and judge each configuration, up to jobs emulators at once, but
+    one flagged alone with no other of them (its bounds want the host's
+    cores). Yields (cfg, Result) as each finishes. Ctrl-C or SIGTERM stops
+    the emulators and raises KeyboardInterrupt. run(cfg, elf, echo) does one
+    configuration (run_config; the tests pass their own)."""
+    global stopping
+    run = run or run_config
+    pending = run_order(configs, jobs)
+    cond = threading.Condition()
+    state = {"running": 0, "alone": False}
+    done = queue.Queue()
+
+    def eligible(cfg):
+        if "alone" in cfg.flags:
+            return state["running"] == 0
+        return not state["alone"]
+
+    def worker():
+        while True:
+            with cond:
+                while True:
+                    if stopping or not pending:
+                        return
+                    cfg = next((c for c in pending if eligible(c)), None)
+                    if cfg is not None:
+                        break
+                    cond.wait()
+                pending.remove(cfg)
+                state["running"] += 1
+                state["alone"] = "alone" in cfg.flags
+            try:
+                r = run(cfg, elf, echo)
+            except BaseException as e:         # reported, not lost with the thread
+                r = Result("FAIL", f"{type(e).__name__}: {e}", failed=1, details=[])
+            with cond:
+                state["running"] -= 1
+                state["alone"] = False
+                cond.notify_all()
+            done.put((cfg, r))
+
+    def on_signal(signum, frame):
+        raise KeyboardInterrupt
+    old = signal.signal(signal.SIGTERM, on_signal) \
+        if threading.current_thread() is threading.main_thread() else None
+    threads = [threading.Thread(target=worker, daemon=True)
+               for _ in range(max(1, min(jobs, len(configs))))]
     try:
-        with open(path, errors="replace") as f:
-            found = re.findall(r"(\d+) passed, (\d+) failed", f.read())
-    except OSError as e:
-        print(f"FAIL earlier tests: cannot read {path}: {e.strerror}")
-        return 0, 1
-    if not found:
-        print(f"FAIL earlier tests: no 'N passed, N failed' line in {path}")
-        return 0, 1
-    return int(found[-1][0]), int(found[-1][1])
+        for t in threads:
+            t.start()
+        for _ in configs:
+            yield done.get()
+    except (KeyboardInterrupt, GeneratorExit):
+        with cond:
+            stopping = True
+            cond.notify_all()
+        emulator.kill_all()
+        raise
+    finally:
+        if old is not None:
+            signal.signal(signal.SIGTERM, old)
+    for t in threads:
+        t.join()
 
 
 def main(argv=None):
-    global stopping
     ap = argparse.ArgumentParser(description="Boot and judge the kernel test configurations.")
     ap.add_argument("--suite", choices=["default", "matrix", "all"], default="default")
     ap.add_argument("--only", help="comma-separated configuration names (any suite)")
-    ap.add_argument("--jobs", type=int, default=1,
-                    help="emulators at once (default 1: timing tests want the host's cores)")
+    ap.add_argument("-j", "--jobs", type=int, default=1,
+                    help="emulators at once (default 1); a configuration flagged alone "
+                         "always runs by itself")
     ap.add_argument("--list", action="store_true", help="list the configurations")
     ap.add_argument("--elf", default=os.path.join(ROOT, "build", "leftmost.elf"))
     ap.add_argument("--configs", metavar="FILE", default=SUITES_FILE,
                     help="configuration list (default tests/kernel-suites.txt)")
-    ap.add_argument("--host-summary", metavar="FILE", action="append", default=[],
-                    help="add the 'N passed, N failed' of tests run before (host tests, "
-                         "the GDB session) from FILE; may be repeated")
     ap.add_argument("-v", "--verbose", action="store_true",
                     help="show the serial output (with --jobs 1)")
     a = ap.parse_args(argv)
@@ -392,23 +463,13 @@ def main(argv=None):
     if not os.path.exists(a.elf):
         raise SystemExit(f"runtests: {a.elf} not found (build the kernel first: make)")
 
-    def on_signal(signum, frame):
-        raise KeyboardInterrupt
-    signal.signal(signal.SIGTERM, on_signal)
-
-    print(f"runtests: {len(configs)} configuration(s), {a.jobs} at a time, "
+    alone = " (those flagged alone by themselves)" if a.jobs > 1 else ""
+    print(f"runtests: {len(configs)} configuration(s), {a.jobs} at a time{alone}, "
           f"logs in build/test-logs/", flush=True)
     passed = failed = skipped = skipped_configs = 0
-    for path in a.host_summary:
-        p, f = host_counts(path)
-        passed, failed = passed + p, failed + f
-        print(f"earlier tests: {p} passed, {f} failed ({path})")
-    pool = concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs))
     echo = a.verbose and a.jobs == 1
     try:
-        futures = [pool.submit(run_config, c, a.elf, echo) for c in configs]
-        for cfg, fut in zip(configs, futures):    # report in file order
-            r = fut.result()
+        for cfg, r in run_configs(configs, a.elf, a.jobs, echo):
             print(summary_line(cfg, r))
             for line in r.details or []:
                 print(f"    {line}")
@@ -417,12 +478,8 @@ def main(argv=None):
             skipped += r.skipped
             skipped_configs += r.verdict == "SKIP"
     except KeyboardInterrupt:
-        stopping = True
-        pool.shutdown(wait=False, cancel_futures=True)
-        emulator.kill_all()
         print("runtests: interrupted", file=sys.stderr)
         return 130
-    pool.shutdown()
     if skipped or skipped_configs:
         print(f"skipped (not counted below): {skipped} tests, "
               f"{skipped_configs} configurations")
