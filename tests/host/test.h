@@ -4,7 +4,7 @@
  *	TEST(addition) { EXPECT_EQ_INT(1 + 1, 2); }
  *
  * TEST registers the function at program start (a constructor). The runner
- * (tests/main.c) runs each test in its own child process, so a crash fails
+ * (tests/host/main.c) runs each test in its own child process, so a crash fails
  * one test instead of ending the run, and prints "ok N name" or
  * "not ok N name", then a final "N passed, N failed".
  * A failed EXPECT reports file:line and the values, and the test goes on.

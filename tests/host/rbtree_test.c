@@ -3,8 +3,8 @@
  * with rb_verify_cached() after every single operation, plus tests that
  * the verifier itself catches each kind of corruption.
  */
-#include "tests/lib.h"
-#include "tests/test.h"
+#include "tests/host/lib.h"
+#include "tests/host/test.h"
 
 #include <stdlib.h>
 #include <string.h>

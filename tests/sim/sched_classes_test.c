@@ -5,9 +5,9 @@
  * design computes, and O(1) fails massive_intr as it did in 2007 (a test
  * that asserts the failure, so the baseline stays honest).
  */
-#include "tests/lib.h"
+#include "tests/host/lib.h"
 #include <stdio.h>
-#include "tests/test.h"
+#include "tests/host/test.h"
 #include "tests/sim/sim.h"
 #include "sched/api.h"
 #include "sched/check.h"

@@ -2,8 +2,8 @@
  * lib/printf.c: compared with the host libc wherever C defines the result,
  * and against fixed strings for our own choices (%p, NULL %s, errors).
  */
-#include "tests/lib.h"
-#include "tests/test.h"
+#include "tests/host/lib.h"
+#include "tests/host/test.h"
 
 #include <limits.h>
 #include <stdarg.h>

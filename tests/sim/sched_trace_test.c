@@ -5,8 +5,8 @@
  * up to must be exactly what the scheduler charged (the kernel's trace test,
  * tools/tracecheck.py, checks the same on real runs within 1%).
  */
-#include "tests/lib.h"
-#include "tests/test.h"
+#include "tests/host/lib.h"
+#include "tests/host/test.h"
 #include "tests/sim/sim.h"
 
 #define NCPUS 4

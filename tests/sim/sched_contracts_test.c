@@ -5,10 +5,10 @@
  * holds it. And two public questions: task_sched_runtime(), "how much CPU
  * has this task had?", and sched_cost_sample(), "what does a decision cost?".
  */
-#include "tests/lib.h"
+#include "tests/host/lib.h"
 #include <stdio.h>
 #include <stdlib.h>
-#include "tests/test.h"
+#include "tests/host/test.h"
 #include "tests/sim/sim.h"
 #include "sched/check.h"
 #include "sched/debug.h"

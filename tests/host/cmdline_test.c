@@ -1,6 +1,6 @@
 /* lib/cmdline.c: every parsing rule, the warning texts, and garbage input. */
-#include "tests/lib.h"
-#include "tests/test.h"
+#include "tests/host/lib.h"
+#include "tests/host/test.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* lib/ldisc.c: the terminal's line discipline, Linux's defaults and rules. */
 #include "lib/ldisc.h"
-#include "tests/test.h"
+#include "tests/host/test.h"
 
 static struct ldisc ld;
 static char screen[1024];

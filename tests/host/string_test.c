@@ -1,6 +1,6 @@
 /* lib/string.c against the host libc, plus parse_i64. */
-#include "tests/lib.h"
-#include "tests/test.h"
+#include "tests/host/lib.h"
+#include "tests/host/test.h"
 
 #include <limits.h>
 #include <stdio.h>

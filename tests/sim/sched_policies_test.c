@@ -2,10 +2,10 @@
  * The scheduler's exact properties, checked in the simulator (tests/sim/):
  * the real sched/ code, simulated CPUs and clock.
  */
-#include "tests/lib.h"
+#include "tests/host/lib.h"
 #include <stdio.h>
 #include <stdlib.h>
-#include "tests/test.h"
+#include "tests/host/test.h"
 #include "tests/sim/sim.h"
 #include "sched/api.h"
 #include "sched/check.h"

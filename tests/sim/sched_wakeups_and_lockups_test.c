@@ -5,10 +5,10 @@
  * yield, reweighting and wake-up placement, and a sleeper's wake-up latency
  * next to a hog.
  */
-#include "tests/lib.h"
+#include "tests/host/lib.h"
 #include <stdio.h>
 #include <string.h>
-#include "tests/test.h"
+#include "tests/host/test.h"
 #include "tests/sim/sim.h"
 #include "sched/api.h"
 #include "sched/check.h"

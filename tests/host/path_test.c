@@ -1,6 +1,6 @@
 /* lib/path.c: a path's components, whatever its slashes. */
 #include "lib/path.h"
-#include "tests/test.h"
+#include "tests/host/test.h"
 
 /* The components of path, joined by '|'. */
 static const char *pieces(const char *path)

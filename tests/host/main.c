@@ -1,5 +1,5 @@
-/* Test runner: see tests/test.h. Usage: run-tests [name-substring] */
-#include "tests/test.h"
+/* Test runner: see tests/host/test.h. Usage: run-tests [name-substring] */
+#include "tests/host/test.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* lib/elf.c: a good program is described exactly; each defect is named. */
-#include "tests/lib.h"
+#include "tests/host/lib.h"
 #include "lib/elf.h"
-#include "tests/test.h"
+#include "tests/host/test.h"
 
 #include <stdlib.h>
 #include <string.h>

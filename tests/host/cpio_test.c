@@ -2,7 +2,7 @@
  * without reading a byte outside them (each archive sits in a heap block of
  * exactly its size, so the address sanitizer catches any such read). */
 #include "lib/cpio.h"
-#include "tests/test.h"
+#include "tests/host/test.h"
 
 #include <stdio.h>
 #include <stdlib.h>
