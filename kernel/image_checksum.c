@@ -6,7 +6,7 @@
  * so a bug that lets a program steer a kernel write could change a byte
  * of code. init= takes the checksum before its program starts and after
  * it ends (kernel/main.c), and says whether it moved: what the attack
- * test (user/tests/attack.c) needs to show that nothing did.
+ * test (tests/user/attack.c) needs to show that nothing did.
  *
  * FNV-1a, a word at a time: about 300 KiB, a millisecond even under TCG.
  */

@@ -1,5 +1,5 @@
 /*
- * What every user/tests/ program prints its cases with: one line each,
+ * What every tests/user/ program prints its cases with: one line each,
  * "NAME: what = result", where NAME is the program's CASES_NAME. The same
  * binary runs on the host's Linux and on leftmost, and tools/linuxcompare.py
  * compares the two outputs line for line, so a case must print nothing

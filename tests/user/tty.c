@@ -1,9 +1,9 @@
 /*
  * The terminal, case by case, compared line for line with the same binary
- * on the host's Linux (user/tests/cases.h): lines and their editing, end
+ * on the host's Linux (tests/user/cases.h): lines and their editing, end
  * of file, the keyboard's signals, job control, raw mode and the settings.
  *
- * Someone types at it: user/tests/tty.keys says what, after which prompt
+ * Someone types at it: tests/user/tty.keys says what, after which prompt
  * ("ready for ..."). On leftmost the keys reach the serial console; on
  * Linux a pseudo-terminal, whose session leader this program then is, as
  * it is on leftmost (tools/typist.py).

@@ -1,7 +1,7 @@
 /*
  * The memory system calls, case by case: one line per case, "mm: what =
  * result", compared line for line with the same binary's output on the
- * host's Linux (user/tests/cases.h). Addresses differ between kernels,
+ * host's Linux (tests/user/cases.h). Addresses differ between kernels,
  * so only how they compare is printed.
  */
 #define _GNU_SOURCE

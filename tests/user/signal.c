@@ -1,7 +1,7 @@
 /*
  * The signal system calls, case by case ("signal: what = result"),
  * compared line for line with the same binary on the host's Linux
- * (user/tests/cases.h). Every case that could end the process runs in a
+ * (tests/user/cases.h). Every case that could end the process runs in a
  * child, and its end is what is printed.
  */
 #define _GNU_SOURCE

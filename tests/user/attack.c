@@ -7,7 +7,7 @@
  * and the line says how the child ended: "attack: what: killed by signal
  * N", "attack: what: ERROR" (the call failed, with that errno), or
  * "attack: what: succeeded". The same binary runs on the host's Linux and
- * on leftmost, and the lines must be the same (user/tests/cases.h); the
+ * on leftmost, and the lines must be the same (tests/user/cases.h); the
  * kernel says itself whether its code changed meanwhile (docs/userspace.md,
  * "Attacks, the fuzzer and the leak test").
  *

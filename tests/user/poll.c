@@ -1,6 +1,6 @@
 /*
  * poll and ppoll, case by case, compared line for line with the same
- * binary on the host's Linux (user/tests/cases.h): what each descriptor
+ * binary on the host's Linux (tests/user/cases.h): what each descriptor
  * reports, waits that a child or a signal ends, timeouts and errors.
  */
 #define _GNU_SOURCE

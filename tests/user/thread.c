@@ -1,7 +1,7 @@
 /*
  * Threads and futexes, case by case ("thread: what = result"), compared
  * line for line with the same binary on the host's Linux
- * (user/tests/cases.h): musl's pthreads on clone(), futex() raw, signals
+ * (tests/user/cases.h): musl's pthreads on clone(), futex() raw, signals
  * to threads, exit and exit_group, execve from a thread, and that a
  * change of protection reaches a thread running on another CPU at once.
  * A case that could end the process runs in a child.

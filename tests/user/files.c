@@ -1,7 +1,7 @@
 /*
  * The file system calls, case by case: one line per case, "files: what =
  * result", compared line for line with the same binary's output on the
- * host's Linux (user/tests/cases.h). Everything happens in a scratch
+ * host's Linux (tests/user/cases.h). Everything happens in a scratch
  * directory, SCRATCH, made at the start and removed at the end (but for
  * deep_directories(), in one of its own), so that both kernels see the
  * same tree; only names, sizes, contents, modes, results and errors are
