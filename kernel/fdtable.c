@@ -6,10 +6,8 @@
 #include "kernel/fdtable.h"
 #include "kernel/file.h"
 #include "kernel/fs.h"
-#include "kernel/pipe.h"
 #include "kernel/kmalloc.h"
 #include "kernel/errno.h"
-#include "kernel/pmm.h"
 
 static bool valid(int fd)
 {

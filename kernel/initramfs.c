@@ -9,8 +9,6 @@
 #include "kernel/initramfs.h"
 #include "kernel/multiboot.h"
 #include "kernel/fs.h"
-#include "kernel/path_walk.h"
-#include "kernel/ramfs.h"
 #include "kernel/file.h"
 #include "kernel/printk.h"
 #include "kernel/errno.h"

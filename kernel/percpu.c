@@ -1,5 +1,4 @@
 #include "kernel/percpu.h"
-#include "kernel/smp.h"
 
 struct cpu cpus[MAX_CPUS];
 int nr_cpus = 1;

@@ -4,7 +4,6 @@
  * Linux's tree is the reference). Each row starts at the number in its comment.
  */
 #include "kernel/syscall.h"
-#include "lib/string.h"
 #include "lib/util.h"
 
 static const char *const names[] = {
