@@ -131,11 +131,11 @@ USER_BINS   := $(patsubst user/bin/%.c,$(BUILD)/user/bin/%,$(wildcard user/bin/*
 # (make bench; docs/workloads.md).
 WORKLOAD_LIB_SRCS := $(wildcard user/workloads/workload.c user/workloads/probe.c)
 WORKLOADS   := $(patsubst user/workloads/%.c,$(BUILD)/user/workloads/%,$(filter-out $(WORKLOAD_LIB_SRCS),$(wildcard user/workloads/*.c)))
-# user/tests/: programs that print one line per system-call case, run on
+# tests/user/: programs that print one line per system-call case, run on
 # leftmost and on the host's Linux, whose outputs must match (/tests/NAME).
-USER_TESTS  := $(patsubst user/tests/%.c,$(BUILD)/user/tests/%,$(wildcard user/tests/*.c))
-# user/tests/*.sh: shell scripts that check the kernel alone (/tests/NAME.sh).
-USER_SCRIPTS := $(wildcard user/tests/*.sh)
+USER_TESTS  := $(patsubst tests/user/%.c,$(BUILD)/user/tests/%,$(wildcard tests/user/*.c))
+# tests/user/*.sh: shell scripts that check the kernel alone (/tests/NAME.sh).
+USER_SCRIPTS := $(wildcard tests/user/*.sh)
 # user/bench/: a cost of the kernel's each (a system call, a pipe round trip,
 # a fork, a thread), one RESULT line, the same binary on leftmost and on
 # Linux (make bench; docs/userspace.md), as /bench/NAME.
@@ -170,7 +170,9 @@ $(BUILD)/user/bench/%: user/bench/%.c user/bench/result.h $(WORKLOAD_LIB_SRCS) $
 	$(call msg,MUSL,$<)
 	$(Q)$(MUSL_CC) $(USER_CFLAGS) -static -o $@ $< user/workloads/workload.c -lm
 
-$(BUILD)/user/%: user/%.c user/tests/cases.h user/bench/bench.h Makefile
+# Built beside $(BUILD)/user/bin, as /tests sits beside /bin (tests/user/tools.c
+# finds the tools at ../bin on either kernel).
+$(BUILD)/user/tests/%: tests/user/%.c tests/user/cases.h Makefile
 	@mkdir -p $(dir $@)
 	$(call msg,MUSL,$<)
 	$(Q)$(MUSL_CC) $(USER_CFLAGS) -static -o $@ $<

@@ -9,12 +9,9 @@
 #include "kernel/initramfs.h"
 #include "kernel/multiboot.h"
 #include "kernel/fs.h"
-#include "kernel/path_walk.h"
-#include "kernel/ramfs.h"
 #include "kernel/file.h"
 #include "kernel/printk.h"
 #include "kernel/errno.h"
-#include "kernel/ktest.h"
 #include "arch/x86_64/memlayout.h"
 #include "lib/cpio.h"
 #include "lib/string.h"
@@ -80,24 +77,4 @@ void initramfs_init(void)
 		files += !err && (e.mode & CPIO_TYPE_MASK) == CPIO_REGULAR;
 	}
 	pr_info("initramfs: %d files unpacked from module '%s'", files, m->name);
-}
-
-KTEST(initramfs, hello_is_unpacked_and_writable)
-{
-	struct file *f;
-	int err = fs_open(NULL, "/bin/hello", O_RDWR, 0, &f);
-	if (err == -ENOENT)
-		KSKIP(t, "no initramfs: no initrd.cpio next to the kernel, or a corrupt one (see the boot log)");
-	KASSERT(t, err == 0);
-	char magic[4];
-	KEXPECT_EQ(t, kernel_read(f, magic, sizeof(magic)), 4);
-	KEXPECT(t, memcmp(magic, "\177ELF", 4) == 0);
-	struct stat st;
-	KEXPECT_EQ(t, file_stat(f, &st), 0);
-	KEXPECT_EQ(t, st.st_mode, S_IFREG | 0755);                       /* the archive's */
-	file_put(f);
-	struct inode *bin;
-	KASSERT(t, path_lookup(NULL, "/bin", &bin) == 0);
-	KEXPECT(t, inode_is_dir(bin));
-	inode_put(bin);
 }

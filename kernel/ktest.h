@@ -3,8 +3,9 @@
  *
  *     KTEST(pmm, alloc_free) { void *p = page_alloc(); KASSERT(t, p); ... }
  *
- * A unit's tests sit next to its code; the suites that exercise a whole
- * subsystem (the scheduler, the timers) sit in tests/kernel/. All of a
+ * Every suite sits in tests/kernel/ (tests/README.md): a file of its own,
+ * or, when the tests need a source's static functions, a file in
+ * tests/kernel/included/ that the source #includes at its end. All of a
  * suite's tests go in one file: ktest_run() takes neighbours in the section
  * for a suite.
  *

@@ -3,7 +3,6 @@
 #include "kernel/panic.h"
 #include "arch/x86_64/cpu.h"
 #include "kernel/smp.h"
-#include "kernel/ktest.h"
 #include "kernel/lockdep.h"
 #include "sched/preempt.h"
 
@@ -130,30 +129,4 @@ void assert_preempt_off_in(const char *func)
 	if (p && p->preempt_count == 0 && irqs_enabled())
 		panic("%s: %s on cpu%d must not be preemptible, but its preempt_count is 0 and interrupts are on",
 		      func, p->name, spin_this_cpu());
-}
-
-/* Every CPU adds to one counter under the lock; no increment may be lost. */
-#define ADDS_PER_CPU 2000
-static struct spinlock counter_lock = SPINLOCK_INIT("ktest_counter");
-static volatile uint64_t counter;
-static volatile int finished;
-
-static void add_many(void *arg)
-{
-	(void)arg;
-	for (int i = 0; i < ADDS_PER_CPU; i++) {
-		spin_lock(&counter_lock);
-		counter = counter + 1;    /* a read-modify-write that races without the lock */
-		spin_unlock(&counter_lock);
-	}
-	__atomic_fetch_add(&finished, 1, __ATOMIC_SEQ_CST);
-}
-
-KTEST(spinlock, no_lost_updates_across_cpus)
-{
-	counter = 0;
-	finished = 0;
-	smp_call_on_each_cpu(add_many, NULL);          /* on all CPUs at once */
-	KEXPECT_EQ(t, counter, (uint64_t)nr_cpus * ADDS_PER_CPU);
-	KEXPECT_EQ(t, finished, nr_cpus);
 }

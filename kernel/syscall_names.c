@@ -4,8 +4,6 @@
  * Linux's tree is the reference). Each row starts at the number in its comment.
  */
 #include "kernel/syscall.h"
-#include "kernel/ktest.h"
-#include "lib/string.h"
 #include "lib/util.h"
 
 static const char *const names[] = {
@@ -83,18 +81,4 @@ const char *syscall_name(long nr)
 	if (nr < 0 || (unsigned long)nr >= ARRAY_SIZE(names) || !names[nr])
 		return "unknown";
 	return names[nr];
-}
-
-KTEST(syscall, names_match_their_numbers)
-{
-	KEXPECT(t, strcmp(syscall_name(0), "read") == 0);
-	KEXPECT(t, strcmp(syscall_name(60), "exit") == 0);
-	KEXPECT(t, strcmp(syscall_name(158), "arch_prctl") == 0);
-	KEXPECT(t, strcmp(syscall_name(231), "exit_group") == 0);
-	KEXPECT(t, strcmp(syscall_name(334), "rseq") == 0);
-	KEXPECT(t, strcmp(syscall_name(335), "unknown") == 0);
-	KEXPECT(t, strcmp(syscall_name(435), "clone3") == 0);
-	KEXPECT(t, strcmp(syscall_name(462), "mseal") == 0);
-	KEXPECT(t, strcmp(syscall_name(999), "unknown") == 0);
-	KEXPECT(t, strcmp(syscall_name(-1), "unknown") == 0);
 }

@@ -15,7 +15,6 @@
 #include "kernel/pmm.h"
 #include "kernel/panic.h"
 #include "kernel/realtime.h"
-#include "kernel/ktest.h"
 #include "arch/x86_64/time.h"
 #include "arch/x86_64/vdso/vdso_data.h"
 #include "lib/string.h"
@@ -64,13 +63,5 @@ int64_t vdso_map(struct mm *mm)
 	return err ? err : (int64_t)code;
 }
 
-KTEST(vdso, the_image_is_an_elf_file_and_the_data_the_kernel_clock)
-{
-	KEXPECT(t, memcmp(code_pages[0], "\177ELF", 4) == 0);
-	const struct vdso_data *data = data_page;
-	uint64_t tsc_at_boot, ns_mult;
-	clock_parameters(&tsc_at_boot, &ns_mult);
-	KEXPECT_EQ(t, data->tsc_at_boot, tsc_at_boot);
-	KEXPECT_EQ(t, data->ns_mult, ns_mult);
-	KEXPECT_EQ(t, data->realtime_at_clock_zero, realtime_at_clock_zero());
-}
+/* Its tests, compiled with it for its static functions (tests/README.md). */
+#include "tests/kernel/included/vdso_test.c"

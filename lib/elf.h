@@ -1,7 +1,7 @@
 /*
  * ELF64 executables for x86-64: check one completely before anything is
  * loaded, and describe what to load where. Pure code, no memory is touched
- * but the file's own bytes (host-tested in tests/test_elf.c).
+ * but the file's own bytes (host-tested in tests/host/elf_test.c).
  *
  * Only static programs are accepted: ET_EXEC, or ET_DYN without PT_INTERP
  * (a static-pie program relocates itself). The file may sit at any

@@ -11,7 +11,7 @@
  *
  * Pure: no locks, no devices, no signals sent. Its owner (kernel/tty.c)
  * holds a lock around every call, prints the echo, sends the signal and
- * wakes the readers; so the rules are tested on the host (tests/test_ldisc.c).
+ * wakes the readers; so the rules are tested on the host (tests/host/ldisc_test.c).
  */
 #pragma once
 #include <stdbool.h>

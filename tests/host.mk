@@ -1,4 +1,4 @@
-# Host unit tests for lib/ and sched/: `make host-test` (from the top-level Makefile)
+# Host unit tests for lib/ and sched/ (tests/host/, tests/sim/): `make host-test` (from the top-level Makefile)
 # or `make -f tests/host.mk host-test`. Override the compiler with HOSTCC=.
 #
 # HOST_LIB_SRCS, the scheduler (HOST_SCHED_SRCS) and the tests
@@ -7,8 +7,8 @@
 #
 # Name clashes: lib/ defines memcpy, snprintf, ... like the host libc does.
 # The lib objects are compiled from the unchanged sources with
-# -include tests/host_names.h, which #defines each clashing name to an lm_
-# one (memcpy -> lm_memcpy). Tests include tests/lib.h to get those lm_
+# -include tests/host/host_names.h, which #defines each clashing name to an lm_
+# one (memcpy -> lm_memcpy). Tests include tests/host/lib.h to get those lm_
 # declarations, so they can compare lm_snprintf with the libc snprintf.
 #
 # Only HOST_-prefixed variables (and HOSTCC) are used, so that this file can
@@ -25,7 +25,9 @@ HOST_LIB_SRCS := lib/string.c lib/printf.c lib/rbtree.c lib/cmdline.c lib/elf.c 
 # sources are built unchanged, with the simulator standing in for
 # sched/platform.h.
 HOST_SCHED_SRCS := $(wildcard sched/*.c) kernel/sysctl.c
-HOST_TEST_SRCS := tests/main.c $(wildcard tests/test_*.c) $(wildcard tests/sim/*.c)
+# tests/host/: the runner and the tests of lib/; tests/sim/: the simulator
+# and the scheduler's tests that run in it.
+HOST_TEST_SRCS := $(wildcard tests/host/*.c) $(wildcard tests/sim/*.c)
 HOST_OBJS := $(patsubst %.c,$(HOST_BUILD)/%.o,$(HOST_LIB_SRCS) $(HOST_SCHED_SRCS) $(HOST_TEST_SRCS))
 HOST_BIN := $(HOST_BUILD)/run-tests
 
@@ -41,9 +43,9 @@ $(HOST_BIN): $(HOST_OBJS)
 	$(HOSTCC) $(HOST_CFLAGS) -o $@ $(HOST_OBJS)
 
 # lib/, sched/ and kernel/ sources, with the lm_ renames (the tests/ rule below wins for tests/).
-$(HOST_BUILD)/%.o: %.c tests/host_names.h tests/host.mk
+$(HOST_BUILD)/%.o: %.c tests/host/host_names.h tests/host.mk
 	@mkdir -p $(@D)
-	$(HOSTCC) $(HOST_CFLAGS) -include tests/host_names.h -c -o $@ $<
+	$(HOSTCC) $(HOST_CFLAGS) -include tests/host/host_names.h -c -o $@ $<
 
 $(HOST_BUILD)/tests/%.o: tests/%.c tests/host.mk
 	@mkdir -p $(@D)

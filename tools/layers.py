@@ -6,8 +6,12 @@ The layers, bottom-up (docs/architecture.md):
     lib/  <  arch/x86_64/  <  kernel/  <  sched/
 
 A file may include headers from its own layer and the layers below it.
+A test in tests/kernel/included/ is #included at the end of the source it
+tests (for that file's static functions): it is checked as part of that
+source's layer. Other tests sit above every layer and may include anything.
 user/ holds ring-3 programs: ordinary Linux programs that include none of
-the kernel's headers (their way in is the system calls).
+the kernel's headers (their way in is the system calls); so does tests/user/,
+whose programs are checked as part of user/.
 Going up is allowed only where the tables below name the header, each for
 a stated reason; sched/ also goes down only through its platform (so it
 builds on the host), and nobody outside sched/ sees its internals. Any
@@ -53,8 +57,16 @@ PLATFORM_KERNEL_ONLY = {"kernel/percpu.h"}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 
 
+INCLUDED_TESTS = "tests/kernel/included"
+USER_TESTS = "tests/user"               # ring-3 programs: in the user layer
+included_by = {}                 # an included test -> the source that includes it
+
+
 def layer_of(path):
     """The layer of a repository-relative path, or None (tests, tools)."""
+    path = included_by.get(path, path)
+    if path.startswith(USER_TESTS + "/"):
+        return "user"
     for name, d in DIRS.items():
         if path == d or path.startswith(d + "/"):
             return name
@@ -87,8 +99,8 @@ def verdict(src, header):
 
 
 def sources(root):
-    for name in LAYERS:
-        top = os.path.join(root, DIRS[name])
+    for top in [DIRS[name] for name in LAYERS] + [USER_TESTS]:
+        top = os.path.join(root, top)
         for dirpath, _, files in os.walk(top):
             for f in sorted(files):
                 if f.endswith((".c", ".h")):
@@ -98,7 +110,15 @@ def sources(root):
 def check(root):
     """[(src, line number, header, rule)] for every include that breaks a rule."""
     problems = []
-    for src in sorted(sources(root)):
+    included_by.clear()
+    srcs = sorted(sources(root))
+    for src in srcs:
+        with open(os.path.join(root, src), encoding="utf-8") as f:
+            for line in f:
+                m = INCLUDE.match(line)
+                if m and m.group(1).startswith(INCLUDED_TESTS + "/"):
+                    included_by[m.group(1)] = src
+    for src in srcs + sorted(included_by):
         with open(os.path.join(root, src), encoding="utf-8") as f:
             for number, line in enumerate(f, 1):
                 m = INCLUDE.match(line)

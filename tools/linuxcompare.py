@@ -1,4 +1,4 @@
-"""The `linux=NAME` check of tools/runtests.py: the program user/tests/NAME.c,
+"""The `linux=NAME` check of tools/runtests.py: the program tests/user/NAME.c,
 run on leftmost by an init=/tests/NAME boot, must print what the very same
 binary prints on the host's Linux kernel, line for line.
 

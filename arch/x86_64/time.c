@@ -5,7 +5,6 @@
 #include "kernel/panic.h"
 #include "kernel/params.h"
 #include "lib/sort.h"
-#include "kernel/ktest.h"
 #include "lib/time_units.h"
 
 static uint64_t tsc_at_boot;
@@ -126,16 +125,4 @@ void time_init(uint64_t entry_tsc)
 	pr_info("time: TSC at %llu.%03llu MHz (%s), %s", (unsigned long long)(hz / 1000000),
 		(unsigned long long)(hz / 1000 % 1000), how,
 		invariant ? "invariant" : "not marked invariant (fine under QEMU; on hardware it may drift in deep sleep)");
-}
-
-KTEST(clock, agrees_with_reference_timer)
-{
-	if (!hpet_present())
-		KSKIP(t, "no HPET to compare with");
-	uint64_t c0 = clock_ns(), h0 = hpet_read_ns();
-	delay_ns(200000000);
-	uint64_t c1 = clock_ns(), h1 = hpet_read_ns();
-	uint64_t c = c1 - c0, h = h1 - h0;
-	pr_info("  # 200 ms: clock %llu ns, HPET %llu ns", (unsigned long long)c, (unsigned long long)h);
-	KEXPECT(t, c * 100 >= h * 98 && c * 100 <= h * 102);     /* within 2% */
 }

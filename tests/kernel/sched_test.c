@@ -304,7 +304,7 @@ KTEST(sched, two_hogs_per_cpu_spread_evenly)
 		total += runtime[i];
 	/* Equal shares are CFS's and SD's promise. O(1) makes none over 2 s:
 	 * its 100 ms timeslices, and a bonus the hogs inherit from this
-	 * sleeping parent, let some run first (tests/test_sched_classes.c). */
+	 * sleeping parent, let some run first (tests/sim/sched_classes_test.c). */
 	if (strcmp(sched_selected(), "o1") == 0)
 		return;
 	for (int i = 0; i < n; i++) {

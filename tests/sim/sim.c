@@ -1,11 +1,11 @@
 /* The simulator (see sim.h), and its implementation of sched/platform.h. */
-#include "tests/lib.h"
+#include "tests/host/lib.h"
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include "tests/sim/sim.h"
-#include "tests/test.h"
+#include "tests/host/test.h"
 #include "kernel/sysctl.h"
 #include "kernel/errno.h"
 #include "kernel/ktest.h"
