@@ -33,9 +33,9 @@
  * stuck: the parent prints "fuzz: stuck: pid P tid T in CALL(args) for
  * N s", its kernel stack (/proc/P/task/T/stack), and kills the worker. A worker
  * that makes no progress for 2 s with no call under way (looping in user
- * space) is killed quietly, as stalled. If a task did not come back, the
- * processes /proc still lists follow, "fuzz: left over: " and their stat
- * lines.
+ * space) is killed quietly, as stalled. If a task or memory did not come
+ * back, the processes /proc still lists follow, "fuzz: left over: " and
+ * their stat lines.
  *
  * The seed decides every thread's calls, so seed=S makes the same calls
  * again (their timing, and so what they meet, differs). What a worker may
@@ -1069,7 +1069,7 @@ int main(int argc, char **argv)
 	       stalled, stuck);
 	print_leaks(before, after);
 	printf("\n");
-	if (after.tasks != before.tasks)
+	if (after.tasks != before.tasks || after.free_bytes != before.free_bytes)
 		print_leftovers();
 	return 0;
 }
