@@ -24,6 +24,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import test_make_run_keys       # noqa: E402
+import testproc                 # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DOCS = ["README.md", "tools/README.md"] + sorted(
@@ -124,9 +125,7 @@ class MakeLines(unittest.TestCase):
         isos, tools = os.path.join(record, "isos"), os.path.join(record, "tools")
         for path in (isos, tools):
             open(path, "w").close()
-        env = {k: v for k, v in os.environ.items()
-               if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES")}
-        env.update(MKISO_PRINT=isos, PYTHON_RECORD=tools)
+        env = dict(test_make_run_keys.make_env(), MKISO_PRINT=isos, PYTHON_RECORD=tools)
         p = subprocess.run(["make", "--no-print-directory", "-o", "deps", "-o", f"{build}/leftmost.elf",
                             "-o", f"{build}/initrd.cpio", f"PYTHON={sys.executable} {self.recorder}"]
                            + args, cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
@@ -208,17 +207,10 @@ class MakeLines(unittest.TestCase):
                            and any(x.startswith("CMDLINE=run=") for x in a)]
         test_make_run_keys.build_kernel()
         build = os.environ.get("BUILD", "build")
-        env = {k: v for k, v in os.environ.items()
-               if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES")}
-        with subprocess.Popen(argv + ["--no-print-directory", f"ISO={build}/iso/make-lines.iso"],
-                              cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, text=True, start_new_session=True) as p:
-            try:
-                output, _ = p.communicate(timeout=300)
-            finally:
-                if p.poll() is None:
-                    os.killpg(p.pid, 9)
-                    p.wait()
+        p = testproc.run(argv + ["--no-print-directory", f"ISO={build}/iso/make-lines.iso"], timeout=300,
+                         cwd=ROOT, env=test_make_run_keys.make_env(), stdin=subprocess.DEVNULL,
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        output = p.stdout
         said = f"{where}: {shlex.join(argv)}\n{output[-2000:]}"
         self.assertEqual(p.returncode, 0, said)
         self.assertRegex(output, r"RESULT name=fairness .*hogs=2 nice_last=5", said)
