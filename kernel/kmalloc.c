@@ -1,6 +1,7 @@
 #include <stdint.h>
 #include "kernel/kmalloc.h"
 #include "kernel/pmm.h"
+#include "kernel/page_owner.h"
 #include "arch/x86_64/memlayout.h"
 #include "kernel/spinlock.h"
 #include "kernel/panic.h"
@@ -17,6 +18,7 @@ struct block_header {
 	uint16_t reserved;
 	union {
 		struct block_header *next_free;   /* while on a free list */
+		uint64_t caller;                  /* small blocks in use: who asked (page_owner) */
 		size_t pages;                     /* large blocks */
 	};
 };
@@ -38,6 +40,7 @@ static bool refill(size_t c)
 	uint8_t *page = page_alloc();
 	if (!page)
 		return false;
+	page_owner_mark_slab(page);
 	slab_pages++;
 	slab_free_bytes += PAGE_SIZE;         /* every class's blocks fill a page exactly */
 	for (size_t off = 0; off + class_size[c] <= PAGE_SIZE; off += class_size[c]) {
@@ -63,7 +66,7 @@ static void *kmalloc_large(size_t size)
 	return b + 1;
 }
 
-void *kmalloc(size_t size)
+static void *kmalloc_from(size_t size, uint64_t caller)
 {
 	if (alloc_should_fail())
 		return NULL;
@@ -79,6 +82,7 @@ void *kmalloc(size_t size)
 		b = free_list[c];
 		free_list[c] = b->next_free;
 		b->magic = MAGIC_LIVE;
+		b->caller = caller;
 		live_blocks++;
 		slab_free_bytes -= class_size[c];
 	}
@@ -86,9 +90,14 @@ void *kmalloc(size_t size)
 	return b ? b + 1 : NULL;
 }
 
+void *kmalloc(size_t size)
+{
+	return kmalloc_from(size, (uint64_t)__builtin_return_address(0));
+}
+
 void *kzalloc(size_t size)
 {
-	void *p = kmalloc(size);
+	void *p = kmalloc_from(size, (uint64_t)__builtin_return_address(0));
 	if (p)
 		memset(p, 0, size);
 	return p;
@@ -117,6 +126,19 @@ void kfree(void *ptr)
 	live_blocks--;
 	slab_free_bytes += class_size[b->size_class];
 	spin_unlock_irqrestore(&kmalloc_lock, flags);
+}
+
+void kmalloc_slab_blocks(const void *page, void (*fn)(uint64_t caller, size_t bytes, void *arg), void *arg)
+{
+	const struct block_header *first = page;
+	if (first->size_class >= NCLASSES)
+		return;
+	size_t size = class_size[first->size_class];
+	for (size_t off = 0; off + size <= PAGE_SIZE; off += size) {
+		const struct block_header *b = (const void *)((const uint8_t *)page + off);
+		if (__atomic_load_n(&b->magic, __ATOMIC_RELAXED) == MAGIC_LIVE)
+			fn(__atomic_load_n(&b->caller, __ATOMIC_RELAXED), size, arg);
+	}
 }
 
 size_t kmalloc_live_blocks(void) { return __atomic_load_n(&live_blocks, __ATOMIC_RELAXED); }

@@ -16,6 +16,7 @@
 #include "kernel/percpu.h"
 #include "kernel/params.h"
 #include "kernel/pmm.h"
+#include "kernel/page_owner.h"
 #include "kernel/vmm.h"
 #include "kernel/initramfs.h"
 #include "kernel/fs.h"
@@ -214,6 +215,7 @@ void __attribute__((noreturn)) kmain(uint64_t multiboot_info_phys)
 	multiboot_print_memory_map();
 
 	pmm_init();                                     /* the page allocator */
+	page_owner_init();                              /* page_owner= */
 	vmm_init();                                     /* the kernel's page tables */
 	acpi_init(boot_info.rsdp, boot_info.rsdp_len);  /* the CPUs, IOAPICs and HPET */
 	time_init(entry_tsc);                           /* clock_ns(), from the TSC */

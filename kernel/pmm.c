@@ -1,5 +1,6 @@
 #include <stdbool.h>
 #include "kernel/pmm.h"
+#include "kernel/page_owner.h"
 #include "kernel/multiboot.h"
 #include "arch/x86_64/memlayout.h"
 #include "kernel/spinlock.h"
@@ -165,6 +166,8 @@ void *pages_alloc(size_t count)
 
 	if (first == SIZE_MAX)
 		return NULL;
+	if (page_owner_on)
+		page_owner_record(first, count);
 	void *p = phys_to_virt((uint64_t)first << PAGE_SHIFT);
 	memset(p, 0, count * PAGE_SIZE);
 	return p;

@@ -13,6 +13,8 @@
 #include "kernel/percpu.h"
 #include "kernel/multiboot.h"
 #include "kernel/pmm.h"
+#include "kernel/page_owner.h"
+#include "kernel/ksyms.h"
 #include "kernel/vmm.h"
 #include "kernel/kmalloc.h"
 #include "kernel/tick.h"
@@ -175,6 +177,40 @@ static int schedstat_file(const struct inode *inode, struct proc_buf *out)
 	return 0;
 }
 
+/* One line per group: how many, of what, their bytes, and where from,
+ * innermost call first: "    12 pages     49152  mm_fault+0x1a4 < ...". */
+static void page_owner_line(const struct owner_group *g, void *arg)
+{
+	static const char *const kinds[] = { [OWNER_PAGES] = "pages", [OWNER_BLOCKS] = "blocks",
+					     [OWNER_UNSORTED] = "unsorted" };
+	struct proc_buf *out = arg;
+	proc_printf(out, "%6zu %-8s %9zu ", g->count, kinds[g->kind], g->bytes);
+	if (g->kind == OWNER_UNSORTED)
+		proc_printf(out, " (no room left to sort them by place)");
+	else if (!g->ips[0])
+		proc_printf(out, " (handed out before page_owner started)");
+	for (int i = 0; i < PAGE_OWNER_DEPTH && g->ips[i]; i++) {
+		uint64_t offset;
+		const char *name = ksym_lookup(g->ips[i], &offset);
+		proc_printf(out, "%s", i ? " < " : " ");
+		if (name)
+			proc_printf(out, "%s+0x%llx", name, (unsigned long long)offset);
+		else
+			proc_printf(out, "0x%llx", (unsigned long long)g->ips[i]);
+	}
+	proc_printf(out, "\n");
+}
+
+/* /proc/page_owner: the pages and kmalloc blocks in use by where they were
+ * asked for (page_owner=on; empty otherwise). */
+static int page_owner_file(const struct inode *inode, struct proc_buf *out)
+{
+	(void)inode;
+	if (page_owner_on && !page_owner_groups(page_owner_line, out))
+		return -ENOMEM;
+	return 0;
+}
+
 PROC_FILE(stat_node, "stat", stat_file);
 PROC_FILE(schedstat_node, "schedstat", schedstat_file);
 PROC_FILE(uptime_node, "uptime", uptime_file);
@@ -184,10 +220,11 @@ PROC_FILE(cpuinfo_node, "cpuinfo", cpuinfo_file);
 PROC_FILE(cmdline_node, "cmdline", cmdline_file);
 PROC_FILE(version_node, "version", version_file);
 PROC_FILE(sched_debug_node, "sched_debug", sched_debug_file);
+PROC_FILE(page_owner_node, "page_owner", page_owner_file);
 
 const struct proc_node *const proc_root_files[] = {
 	&stat_node, &uptime_node, &loadavg_node, &meminfo_node, &cpuinfo_node, &cmdline_node,
-	&version_node, &sched_debug_node, &schedstat_node, &proc_self_node, NULL,
+	&version_node, &sched_debug_node, &schedstat_node, &page_owner_node, &proc_self_node, NULL,
 };
 
 /* /proc/sys/kernel/NAME: a tunable, its struct param the inode's data. */

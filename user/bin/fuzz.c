@@ -1001,6 +1001,7 @@ static void print_leftovers(void)
  * written after the first reading). What the kernel hands out from then on
  * must all come back. */
 extern char __bss_start[], _end[];
+static struct owners owners_before, owners_after;   /* /proc/page_owner, for a leak's report */
 
 static void __attribute__((noinline)) touch_own_pages(void)
 {
@@ -1037,6 +1038,7 @@ int main(int argc, char **argv)
 		bench_fail("fuzz", "mmap");
 	touch_own_pages();
 	memset(views, 0, views_size);            /* and the shared views' pages */
+	owners_read(&owners_before);
 	struct kernel_usage before = kernel_usage_now();
 	end_ns = bench_now_ns() + (uint64_t)params[0].value * 1000000000ULL;
 	for (int i = 0; i < procs; i++)
@@ -1064,12 +1066,22 @@ int main(int argc, char **argv)
 		printf("fuzz: /tmp/fuzz is still there\n");
 	print_ends();
 	struct kernel_usage after = kernel_usage_settled(before, 30);
+	bool back = after.tasks == before.tasks && after.free_bytes == before.free_bytes;
+	if (!back)
+		owners_read(&owners_after);          /* at once: what is held now, not after the report */
 	printf("RESULT name=fuzz seed=%llu seconds=%ld procs=%d threads=%d calls=%llu restarts=%ld stalled=%ld stuck=%ld",
 	       (unsigned long long)seed, params[0].value, procs, __builtin_popcountl(thread_mask), (unsigned long long)total, restarts,
 	       stalled, stuck);
 	print_leaks(before, after);
 	printf("\n");
-	if (after.tasks != before.tasks || after.free_bytes != before.free_bytes)
+	if (!back) {
+		/* Slow or never? Asked before the list of processes below,
+		 * whose reading takes memory of its own. */
+		owners_print_changes("fuzz", &owners_before, &owners_after);
+		struct kernel_usage later = kernel_usage_settled(before, 60);
+		printf("fuzz: %s 60 s later\n",
+		       later.tasks == before.tasks && later.free_bytes == before.free_bytes ? "all back" : "still not back");
 		print_leftovers();
+	}
 	return 0;
 }

@@ -13,9 +13,12 @@
  * polling, until the figures are back, and gives up after a bound: a leak
  * never comes back.
  */
+#include <fcntl.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/sysinfo.h>
 #include <time.h>
+#include <unistd.h>
 
 struct kernel_usage {
 	long long free_bytes;
@@ -50,4 +53,89 @@ static inline void print_leaks(struct kernel_usage before, struct kernel_usage a
 	long long bytes = before.free_bytes - after.free_bytes;
 	long long pages = bytes > 0 ? (bytes + 4095) / 4096 : -((-bytes + 4095) / 4096);
 	printf(" leaked_pages=%lld leaked_bytes=%lld leaked_tasks=%ld", pages, bytes, after.tasks - before.tasks);
+}
+
+/*
+ * Where they went. Booted with page_owner=on, leftmost's /proc/page_owner
+ * lists the pages and kmalloc blocks in use, grouped by the place in the
+ * kernel that asked for them: "COUNT KIND BYTES  PLACE". A program reads
+ * it beside its first figures (into static room, so that reading takes no
+ * memory the figures would count) and, when they do not come back, again,
+ * and prints the groups that changed. Without the file both are empty.
+ */
+struct owners {
+	char text[128 * 1024];
+	size_t len;
+};
+
+static inline void owners_read(struct owners *o)
+{
+	o->len = 0;
+	int fd = open("/proc/page_owner", O_RDONLY);
+	ssize_t n = 0;
+	while (fd >= 0 && o->len < sizeof(o->text) - 1 &&
+	       (n = read(fd, o->text + o->len, sizeof(o->text) - 1 - o->len)) > 0)
+		o->len += (size_t)n;
+	if (fd >= 0)
+		close(fd);
+	o->text[o->len] = '\0';
+}
+
+/* A line's count and bytes, and its key: the kind and the place, which is
+ * the line from its kind on with the bytes left out. */
+struct owner_line {
+	long count, bytes;
+	char kind[16];
+	const char *place;
+	size_t place_len;
+};
+
+static inline int owner_parse(const char *line, const char *end, struct owner_line *l)
+{
+	int used = 0;
+	if (sscanf(line, "%ld %15s %ld %n", &l->count, l->kind, &l->bytes, &used) != 3 || line + used > end)
+		return -1;
+	l->place = line + used;
+	l->place_len = (size_t)(end - l->place);
+	return 0;
+}
+
+/* In `in`, the count and bytes of the group `key` names (0 if none). */
+static inline struct owner_line owners_find(const struct owners *in, const struct owner_line *key)
+{
+	struct owner_line l, none = { 0 };
+	for (const char *line = in->text, *end; *line; line = *end ? end + 1 : end) {
+		end = strchr(line, '\n');
+		if (!end)
+			end = line + strlen(line);
+		if (!owner_parse(line, end, &l) && !strcmp(l.kind, key->kind) && l.place_len == key->place_len &&
+		    !memcmp(l.place, key->place, l.place_len))
+			return l;
+	}
+	return none;
+}
+
+/* One line per group that is not as it was, "who: held now: +3 pages
+ * (+12288 bytes) by PLACE"; a group gone from `after` shows as minus. */
+static inline void owners_print_changes(const char *who, const struct owners *before, const struct owners *after)
+{
+	const struct owners *sides[2] = { after, before };
+	for (int side = 0; side < 2; side++) {
+		for (const char *line = sides[side]->text, *end; *line; line = *end ? end + 1 : end) {
+			end = strchr(line, '\n');
+			if (!end)
+				end = line + strlen(line);
+			struct owner_line l;
+			if (owner_parse(line, end, &l))
+				continue;
+			struct owner_line other = owners_find(sides[!side], &l);
+			if (side == 1 && other.count)
+				continue;         /* in both: said on the first side */
+			long count = side ? -l.count : l.count - other.count;
+			long bytes = side ? -l.bytes : l.bytes - other.bytes;
+			if (count || bytes)
+				printf("%s: held now: %+ld %s (%+ld bytes) by %.*s\n", who, count, l.kind, bytes,
+				       (int)l.place_len, l.place);
+		}
+	}
 }
