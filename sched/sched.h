@@ -214,7 +214,8 @@ extern const struct sched_class fair_sched_class, sd_sched_class, o1_sched_class
  * through a next pointer fixed when the kernel is built; here the middle
  * one is chosen at boot, so the core keeps the list (sched/select.c).
  */
-extern const struct sched_class *sched_classes[4];
+#define NR_SCHED_CLASSES 3            /* RT, the normal class, idle */
+extern const struct sched_class *sched_classes[NR_SCHED_CLASSES + 1];
 #define sched_class_highest (sched_classes[0])
 #define normal_sched_class (sched_classes[1])
 #define for_each_class(c) for (int c##_at = 0; ((c) = sched_classes[c##_at]) != NULL; c##_at++)

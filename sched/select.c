@@ -27,7 +27,7 @@ static const struct normal_class normal_classes[] = {
 				    "interactivity estimator" },
 };
 
-const struct sched_class *sched_classes[4] = { &rt_sched_class, &fair_sched_class, &idle_sched_class, NULL };
+const struct sched_class *sched_classes[NR_SCHED_CLASSES + 1] = { &rt_sched_class, &fair_sched_class, &idle_sched_class, NULL };
 
 int sched_select(const char *name)
 {
