@@ -13,6 +13,7 @@
 #include "lib/rbtree.h"
 #include "lib/list.h"
 #include "sched/prio_array.h"
+#include "sched/watchdog.h"
 
 /*
  * Who writes what: every field of a runqueue, its class parts included, is
@@ -107,10 +108,7 @@ struct rq {
 	} schedstat;
 	uint64_t next_balance;            /* clock at which the tick balances next: only this CPU */
 	uint64_t next_kick;               /* clock before which it wakes no idle CPU: only this CPU */
-	uint64_t last_schedule;           /* clock at the last schedule() ... */
-	uint64_t wait_since;              /* ... and when a task last began waiting with none before:
-	                                     the lockup watchdog measures from the later of the two, */
-	unsigned ticks_since;             /* and counts the ticks this CPU took since then */
+	struct watchdog watchdog;         /* the soft-lockup watchdog's (sched/watchdog.c) */
 };
 
 /* The fields of struct rq that other CPUs peek at (see there). */
