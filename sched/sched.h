@@ -88,9 +88,16 @@ struct rq {
 
 	uint64_t clock;                   /* ns, sched_clock() at the last update_rq_clock() */
 	struct task *idle;                /* this CPU's idle task: set once, by sched_init_idle() */
-	struct cfs_rq cfs;                /* the normal class's part: the one chosen at boot uses its own */
-	struct sd_rq sd;
-	struct o1_rq o1;
+	/*
+	 * The normal class's part. One normal class runs on a machine
+	 * (sched/select.c), so their parts share the space: only the chosen
+	 * one's init_rq is called, and only it may touch its member.
+	 */
+	union {
+		struct cfs_rq cfs;
+		struct sd_rq sd;
+		struct o1_rq o1;
+	};
 	struct rt_rq rt;
 	bool resched_ipi;                 /* resched_curr() owes this CPU an IPI: rq_unlock() sends it */
 	uint64_t nr_switches;             /* rq_set(): /proc/stat's sum reads it without the lock */
