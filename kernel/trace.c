@@ -26,7 +26,6 @@
 #include "sched/task.h"
 #include "sched/api.h"
 #include "arch/x86_64/cpu.h"
-#include "lib/printf.h"
 #include "lib/time_units.h"
 
 bool trace_on;
