@@ -10,8 +10,9 @@
  *
  * Two shortcuts, because this file lives outside sched/: it cannot add a
  * part to struct rq's union or to struct task, so it keeps its runqueues
- * in an array of its own, one per CPU, and its queue holds task pointers
- * (no list node in the task). The running task stays at the head of the
+ * in an array of its own, one per CPU (so a private runqueue, as
+ * sched/cost.c makes, would share its CPU's: that test runs CFS only), and
+ * its queue holds task pointers (no list node in the task). The running task stays at the head of the
  * queue, as in the RT class (sched/rt.c), and is accounted as RT accounts.
  */
 #include "sched/sched.h"
