@@ -12,7 +12,8 @@
  * trace_on, and the printer clears trace_on before it looks at writing, so
  * (both sequentially consistent) one of them always sees the other.
  * Then the rings are merged by time into ftrace's text format, between the
- * lines "trace: begin" and "trace: end" (tools/tracefile.py finds them).
+ * lines "trace: begin" and "trace: end" (tools/tracefile.py finds them);
+ * each event's text is the scheduler's (trace_format(), sched/trace_format.c).
  */
 #include "kernel/trace.h"
 #include "kernel/params.h"
@@ -25,7 +26,6 @@
 #include "sched/task.h"
 #include "sched/api.h"
 #include "arch/x86_64/cpu.h"
-#include "lib/printf.h"
 #include "lib/time_units.h"
 
 bool trace_on;
@@ -36,12 +36,6 @@ static int trace_mode = TRACE_OFF;
 BOOT_PARAM_CHOICE("trace", trace_mode, trace_modes, "record scheduler events from boot (docs/tracing.md)");
 static int64_t trace_size_kib = 2048;
 BOOT_PARAM_INT("trace_size", trace_size_kib, 16, 262144, "trace buffer per CPU, KiB; when full the oldest events go");
-
-struct trace_task {
-	int32_t pid;
-	int32_t prio;
-	char comm[TASK_NAME_LEN];
-};
 
 struct trace_entry {
 	uint64_t ts;
@@ -154,78 +148,11 @@ static const char *comm_of(const struct trace_task *t)
 	return t->pid == 0 ? "<idle>" : t->comm;      /* ftrace's name for pid 0 */
 }
 
+/* ftrace's line: who ran, where and when; then the scheduler's words for the event. */
 static void print_entry(const struct trace_entry *e, int cpu)
 {
-	static const char *const prev_state[] = {
-		[TRACE_PREV_RUNNABLE] = "R", [TRACE_PREV_PREEMPTED] = "R+",
-		[TRACE_PREV_SLEEPING] = "S", [TRACE_PREV_DEAD] = "X",
-	};
-	static const char *const wakeup[] = {
-		[TRACE_WAKING] = "sched_waking", [TRACE_WAKEUP] = "sched_wakeup", [TRACE_WAKEUP_NEW] = "sched_wakeup_new",
-	};
-	static const char *const rotation[] = {
-		[TRACE_ROTATE_TASK] = "task", [TRACE_ROTATE_EXPIRE] = "expire", [TRACE_ROTATE_REINSERT] = "reinsert",
-		[TRACE_ROTATE_LEVEL] = "level", [TRACE_ROTATE_MAJOR] = "major",
-	};
-	const struct trace_task *a = &e->a, *b = &e->b;
 	char body[256];
-
-	switch (e->type) {
-	case TRACE_SWITCH:
-		snprintf(body, sizeof(body),
-			 "sched_switch: prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s ==> next_comm=%s next_pid=%d next_prio=%d",
-			 a->comm, a->pid, a->prio, prev_state[e->x], b->comm, b->pid, b->prio);
-		break;
-	case TRACE_WAKING:
-	case TRACE_WAKEUP:
-	case TRACE_WAKEUP_NEW:
-		snprintf(body, sizeof(body), "%s: comm=%s pid=%d prio=%d target_cpu=%03lld", wakeup[e->type],
-			 a->comm, a->pid, a->prio, (long long)e->x);
-		break;
-	case TRACE_MIGRATE:
-		snprintf(body, sizeof(body), "sched_migrate_task: comm=%s pid=%d prio=%d orig_cpu=%lld dest_cpu=%lld",
-			 a->comm, a->pid, a->prio, (long long)e->x, (long long)e->y);
-		break;
-	case TRACE_PUSH:
-		snprintf(body, sizeof(body), "sched_push_task: comm=%s pid=%d prio=%d orig_cpu=%lld dest_cpu=%lld",
-			 a->comm, a->pid, a->prio, (long long)e->x, (long long)e->y);
-		break;
-	case TRACE_FAIR_ENQUEUE:
-	case TRACE_FAIR_DEQUEUE:
-		snprintf(body, sizeof(body), "sched_fair_%s: comm=%s pid=%d prio=%d key=%llu fair_clock=%llu",
-			 e->type == TRACE_FAIR_ENQUEUE ? "enqueue" : "dequeue", a->comm, a->pid, a->prio,
-			 (unsigned long long)e->x, (unsigned long long)e->y);
-		break;
-	case TRACE_TICK_PREEMPT:
-		if (e->y == TRACE_TICK_FAIR)
-			snprintf(body, sizeof(body), "sched_tick_preempt: comm=%s pid=%d prio=%d reason=fair ahead_ns=%lld",
-				 a->comm, a->pid, a->prio, (long long)e->x);
-		else
-			snprintf(body, sizeof(body), "sched_tick_preempt: comm=%s pid=%d prio=%d reason=%s",
-				 a->comm, a->pid, a->prio, e->y == TRACE_TICK_RR_SLICE ? "rr_slice" : "slice");
-		break;
-	case TRACE_ROTATION:
-		snprintf(body, sizeof(body), "sched_rotation: kind=%s comm=%s pid=%d at=%lld",
-			 rotation[e->x], e->x == TRACE_ROTATE_LEVEL || e->x == TRACE_ROTATE_MAJOR ? "-" : a->comm,
-			 e->x == TRACE_ROTATE_LEVEL || e->x == TRACE_ROTATE_MAJOR ? 0 : a->pid, (long long)e->y);
-		break;
-	case TRACE_RT_THROTTLE:
-		snprintf(body, sizeof(body), "sched_rt_throttle: cpu=%d rt_time_ns=%lld runtime_ns=%lld", cpu,
-			 (long long)e->x, (long long)e->y);
-		break;
-	case TRACE_RT_UNTHROTTLE:
-		snprintf(body, sizeof(body), "sched_rt_unthrottle: cpu=%d", cpu);
-		break;
-	case TRACE_IDLE_BALANCE:
-		snprintf(body, sizeof(body), "sched_idle_balance: cpu=%d busiest_cpu=%lld", cpu, (long long)e->x);
-		break;
-	case TRACE_EXIT:
-		snprintf(body, sizeof(body), "sched_process_exit: comm=%s pid=%d prio=%d runtime_ns=%lld", a->comm,
-			 a->pid, a->prio, (long long)e->x);
-		break;
-	default:
-		snprintf(body, sizeof(body), "leftmost_unknown: type=%u", e->type);
-	}
+	trace_format(body, sizeof(body), e->type, e->x, e->y, &e->a, &e->b, cpu);
 	pr_info("%16s-%-5d [%03d] d..2 %5llu.%09llu: %s", comm_of(&e->cur), e->cur.pid, cpu,
 		(unsigned long long)(e->ts / NS_PER_S), (unsigned long long)(e->ts % NS_PER_S), body);
 }

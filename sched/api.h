@@ -15,6 +15,7 @@
 int sched_select(const char *name);
 const char *sched_selected(void);                 /* its name */
 void sched_list(void);                            /* the choices, on the console */
+const char *sched_name(int i);                    /* the i-th choice's name; NULL past the last */
 void sched_init(void);                            /* before any runqueue is used */
 void sched_init_idle(struct task *idle, int cpu); /* the caller becomes cpu's idle task */
 /* A new task's scheduling state: TASK_NEW, SCHED_NORMAL, nice 0, every CPU

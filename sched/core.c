@@ -13,10 +13,9 @@
 #include "sched/core.h"
 #include "sched/preempt.h"
 #include "sched/balance.h"
-#include "sched/debug.h"
 #include "sched/trace.h"
+#include "sched/watchdog.h"
 #include "lib/printf.h"
-#include "lib/time_units.h"
 
 /* Weights by nice level (-20..19): each step is about 1.25x, so one nice
  * level moves about 10% of the CPU between two competing tasks. */
@@ -37,13 +36,6 @@ const uint32_t sched_prio_to_wmult[40] = {
 };
 
 static struct rq runqueues[SCHED_MAX_CPUS];
-
-/* A CPU that has not switched tasks for this long while others wait is
- * stuck, if it took ticks all along: when the whole machine stood still
- * (its emulator's process not run by the host for seconds, a debugger),
- * the clock jumps, yet only a tick or two came. */
-#define LOCKUP_NS (10 * NS_PER_S)
-#define LOCKUP_MIN_TICKS 100
 
 struct rq *cpu_rq(int cpu)
 {
@@ -145,7 +137,7 @@ void sched_init_idle(struct task *idle, int cpu)
 	rq_set(rq, curr, idle);
 	publish_curr(rq);
 	update_rq_clock(rq);
-	rq->last_schedule = rq->clock;
+	watchdog_switched(rq);
 	spin_unlock_irqrestore(&rq->lock, flags);
 	sched_set_current(idle);
 }
@@ -210,10 +202,8 @@ void double_rq_unlock(struct rq *a, struct rq *b)
  * ago on an idle CPU without a tick). */
 static void start_waiting(struct rq *rq, const struct task *p)
 {
-	if (p != rq->curr && rq_nr_waiting(rq) == 0) {
-		rq->wait_since = rq->clock;
-		rq->ticks_since = 0;
-	}
+	if (p != rq->curr && rq_nr_waiting(rq) == 0)
+		watchdog_first_waiter(rq);
 }
 
 /* The core's half of queueing, once the class has filed p: the core counts it. */
@@ -411,8 +401,7 @@ static void __schedule(bool preempt)
 	assert_irqs_off();
 	spin_lock(&rq->lock);
 	update_rq_clock(rq);
-	rq->last_schedule = rq->clock;
-	rq->ticks_since = 0;
+	watchdog_switched(rq);
 	rq->schedstat.sched_count++;
 	set_task_need_resched(prev, false);
 
@@ -707,21 +696,13 @@ void scheduler_tick(void)
 	for_each_class(class)
 		if (class->rq_tick)
 			class->rq_tick(rq);
-	/* Stuck: some task has waited this long, and no switch came meanwhile. */
-	unsigned waiting = rq_nr_waiting(rq);
-	uint64_t since = rq->last_schedule > rq->wait_since ? rq->last_schedule : rq->wait_since;
-	uint64_t stuck_ns = rq->clock - since;
-	rq->ticks_since++;
-	bool stuck = waiting && stuck_ns > LOCKUP_NS && rq->ticks_since >= LOCKUP_MIN_TICKS && !task_has_rt_policy(curr);
+	struct lockup lockup;
+	bool stuck = watchdog_tick(rq, &lockup);
 	bool balance_due = rq->clock >= rq->next_balance;
 	rq_unlock(rq);
 
-	if (stuck) {
-		sched_debug_dump();          /* what was waiting, and why it did not run */
-		sched_bug("soft lockup: cpu%d has run %s for %llu ms without switching while %u tasks wait "
-			  "(its preempt_count: %d)", rq->cpu, curr->name, (unsigned long long)stuck_ns / NS_PER_MS,
-			  waiting, curr->preempt_count);
-	}
+	if (stuck)
+		watchdog_bark(rq, curr, &lockup);
 	if (balance_due)
 		periodic_balance(rq);
 	if (rq_peek(rq, nr_running) >= 2)

@@ -13,6 +13,7 @@
 #include "lib/rbtree.h"
 #include "lib/list.h"
 #include "sched/prio_array.h"
+#include "sched/watchdog.h"
 
 /*
  * Who writes what: every field of a runqueue, its class parts included, is
@@ -87,9 +88,16 @@ struct rq {
 
 	uint64_t clock;                   /* ns, sched_clock() at the last update_rq_clock() */
 	struct task *idle;                /* this CPU's idle task: set once, by sched_init_idle() */
-	struct cfs_rq cfs;                /* the normal class's part: the one chosen at boot uses its own */
-	struct sd_rq sd;
-	struct o1_rq o1;
+	/*
+	 * The normal class's part. One normal class runs on a machine
+	 * (sched/select.c), so their parts share the space: only the chosen
+	 * one's init_rq is called, and only it may touch its member.
+	 */
+	union {
+		struct cfs_rq cfs;
+		struct sd_rq sd;
+		struct o1_rq o1;
+	};
 	struct rt_rq rt;
 	bool resched_ipi;                 /* resched_curr() owes this CPU an IPI: rq_unlock() sends it */
 	uint64_t nr_switches;             /* rq_set(): /proc/stat's sum reads it without the lock */
@@ -107,10 +115,7 @@ struct rq {
 	} schedstat;
 	uint64_t next_balance;            /* clock at which the tick balances next: only this CPU */
 	uint64_t next_kick;               /* clock before which it wakes no idle CPU: only this CPU */
-	uint64_t last_schedule;           /* clock at the last schedule() ... */
-	uint64_t wait_since;              /* ... and when a task last began waiting with none before:
-	                                     the lockup watchdog measures from the later of the two, */
-	unsigned ticks_since;             /* and counts the ticks this CPU took since then */
+	struct watchdog watchdog;         /* the soft-lockup watchdog's (sched/watchdog.c) */
 };
 
 /* The fields of struct rq that other CPUs peek at (see there). */
@@ -214,7 +219,8 @@ extern const struct sched_class fair_sched_class, sd_sched_class, o1_sched_class
  * through a next pointer fixed when the kernel is built; here the middle
  * one is chosen at boot, so the core keeps the list (sched/select.c).
  */
-extern const struct sched_class *sched_classes[4];
+#define NR_SCHED_CLASSES 3            /* RT, the normal class, idle */
+extern const struct sched_class *sched_classes[NR_SCHED_CLASSES + 1];
 #define sched_class_highest (sched_classes[0])
 #define normal_sched_class (sched_classes[1])
 #define for_each_class(c) for (int c##_at = 0; ((c) = sched_classes[c##_at]) != NULL; c##_at++)

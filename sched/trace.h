@@ -1,7 +1,8 @@
 /*
  * Scheduler trace points: part of the platform boundary (sched/platform.h).
  * sched/ says what happened; the platform records it. The kernel keeps
- * per-CPU ring buffers and prints them as ftrace text (kernel/trace.c,
+ * per-CPU ring buffers (kernel/trace.c) and prints them as ftrace text, each
+ * event in the words trace_format() gives it (sched/trace_format.c,
  * docs/tracing.md); the host simulator keeps the switches so a test can
  * check that they pair up (tests/sim/).
  *
@@ -10,7 +11,9 @@
  */
 #pragma once
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include "sched/task.h"
 
 struct task;
 
@@ -54,3 +57,16 @@ static inline void trace_sched(enum trace_type type, uint64_t ts, const struct t
 	if (__builtin_expect(__atomic_load_n(&trace_on, __ATOMIC_RELAXED), 0))
 		trace_record(type, ts, a, b, x, y);
 }
+
+/* A task as a record keeps it: a copy, so that a task that has exited since
+ * is still named right when the trace is printed. */
+struct trace_task {
+	int32_t pid;
+	int32_t prio;
+	char comm[TASK_NAME_LEN];
+};
+
+/* An event's text, what ftrace writes after the FUNCTION column (sched/trace_format.c):
+ * a and b are the tasks the event names, cpu the CPU it happened on. */
+void trace_format(char *buf, size_t len, uint32_t type, int64_t x, int64_t y, const struct trace_task *a,
+		  const struct trace_task *b, int cpu);

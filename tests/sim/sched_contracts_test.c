@@ -2,8 +2,10 @@
  * The scheduler's checked contracts (assert_held(), assert_irqs_off():
  * kernel/spinlock.h): broken on purpose in the simulator, each must stop
  * the scheduler with a message that names the function, the lock and who
- * holds it. And two public questions: task_sched_runtime(), "how much CPU
- * has this task had?", and sched_cost_sample(), "what does a decision cost?".
+ * holds it, whichever normal class runs (sim_for_each_class). And two
+ * public questions: task_sched_runtime(), "how much CPU has this task
+ * had?", of every class, and sched_cost_sample(), "what does a decision
+ * cost?", of CFS.
  */
 #include "tests/host/lib.h"
 #include <stdio.h>
@@ -24,25 +26,31 @@ static void enqueue_unlocked(void)
 
 TEST(sched_a_class_method_called_without_the_runqueue_lock_is_caught)
 {
-	char msg[160] = "";
-	sim_reset(2, 1000);
-	task = sim_task("t", 0, 0);
-	sim_on_cpu(0);
-	EXPECT(sim_catch_bug(enqueue_unlocked, msg, sizeof(msg)));
-	EXPECT_EQ_STR(msg, "activate_task: cpu0 must hold lock 'rq0', but it is free");
+	const char *sched;
+	sim_for_each_class(sched) {
+		char msg[160] = "";
+		sim_reset_sched(2, 1000, sched);
+		task = sim_task("t", 0, 0);
+		sim_on_cpu(0);
+		EXPECT(sim_catch_bug(enqueue_unlocked, msg, sizeof(msg)));
+		EXPECT_EQ_STR(msg, "activate_task: cpu0 must hold lock 'rq0', but it is free");
+	}
 }
 
 TEST(sched_a_runqueue_locked_by_another_cpu_is_named)
 {
-	char msg[160] = "";
-	sim_reset(2, 1000);
-	task = sim_task("t", 0, 0);
-	sim_on_cpu(1);
-	spin_lock(&sim_rq(0)->lock);
-	sim_on_cpu(0);
-	EXPECT(sim_catch_bug(enqueue_unlocked, msg, sizeof(msg)));
-	EXPECT_EQ_STR(msg, "activate_task: cpu0 must hold lock 'rq0', but cpu1 holds it");
-	printf("# caught: %s\n", msg);
+	const char *sched;
+	sim_for_each_class(sched) {
+		char msg[160] = "";
+		sim_reset_sched(2, 1000, sched);
+		task = sim_task("t", 0, 0);
+		sim_on_cpu(1);
+		spin_lock(&sim_rq(0)->lock);
+		sim_on_cpu(0);
+		EXPECT(sim_catch_bug(enqueue_unlocked, msg, sizeof(msg)));
+		EXPECT_EQ_STR(msg, "activate_task: cpu0 must hold lock 'rq0', but cpu1 holds it");
+		printf("# %s: caught: %s\n", sched, msg);
+	}
 }
 
 static void tick_with_irqs_on(void)
@@ -52,11 +60,14 @@ static void tick_with_irqs_on(void)
 
 TEST(sched_the_tick_with_interrupts_on_is_caught)
 {
-	char msg[160] = "";
-	sim_reset(1, 1000);
-	sim_on_cpu(0);
-	EXPECT(sim_catch_bug(tick_with_irqs_on, msg, sizeof(msg)));
-	EXPECT_EQ_STR(msg, "scheduler_tick: cpu0 must have interrupts off, but they are on");
+	const char *sched;
+	sim_for_each_class(sched) {
+		char msg[160] = "";
+		sim_reset_sched(1, 1000, sched);
+		sim_on_cpu(0);
+		EXPECT(sim_catch_bug(tick_with_irqs_on, msg, sizeof(msg)));
+		EXPECT_EQ_STR(msg, "scheduler_tick: cpu0 must have interrupts off, but they are on");
+	}
 }
 
 static struct wait_queue wq;
@@ -79,17 +90,20 @@ TEST(sched_wake_up_locked_without_the_queue_lock_is_caught)
  * does not: a hog alone on its CPU has had all the time since it started. */
 TEST(sched_task_sched_runtime_counts_the_running_stretch)
 {
-	sim_reset(1, 1000);
-	struct sim_task *hog = sim_task("hog", 0, 0), *sleeper = sim_task("sleeper", 300000, 10 * SIM_S);
-	sim_start(hog, 0);
-	sim_run(10 * SIM_MS + 300000);                  /* 0.3 ms past a tick: not yet charged */
-	EXPECT_EQ_UINT(task_sched_runtime(&hog->task), sim_now() - hog->first_run_at);
-	EXPECT(sim_runtime(hog) < sim_now() - hog->first_run_at);
+	const char *sched;
+	sim_for_each_class(sched) {
+		sim_reset_sched(1, 1000, sched);
+		struct sim_task *hog = sim_task("hog", 0, 0), *sleeper = sim_task("sleeper", 300000, 10 * SIM_S);
+		sim_start(hog, 0);
+		sim_run(10 * SIM_MS + 300000);          /* 0.3 ms past a tick: not yet charged */
+		EXPECT_EQ_UINT(task_sched_runtime(&hog->task), sim_now() - hog->first_run_at);
+		EXPECT(sim_runtime(hog) < sim_now() - hog->first_run_at);
 
-	sim_start(sleeper, 0);
-	sim_run(SIM_S);                                 /* it ran its burst and sleeps */
-	EXPECT_EQ_UINT(task_sched_runtime(&sleeper->task), 300000);
-	EXPECT_EQ_UINT(sim_runtime(sleeper), 300000);
+		sim_start(sleeper, 0);
+		sim_run(SIM_S);                         /* it ran its burst and sleeps */
+		EXPECT_EQ_UINT(task_sched_runtime(&sleeper->task), 300000);
+		EXPECT_EQ_UINT(sim_runtime(sleeper), 300000);
+	}
 }
 
 static uint64_t reads;

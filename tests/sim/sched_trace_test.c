@@ -8,6 +8,7 @@
 #include "tests/host/lib.h"
 #include "tests/host/test.h"
 #include "tests/sim/sim.h"
+#include "sched/trace.h"
 
 #define NCPUS 4
 #define MAX_SEEN (SIM_MAX_TASKS + NCPUS)
@@ -76,4 +77,44 @@ TEST(sched_trace_switches_pair_up_and_add_up)
 				  t[i]->task.name, t[i]->task.pid, (unsigned long long)s->runtime,
 				  (unsigned long long)sim_runtime(t[i]));
 	}
+}
+
+/* The text of each event, as ftrace writes it (tools/tracefile.py and
+ * tests/trace/good.txt read these): sched/trace_format.c, byte for byte. */
+static void expect_text(enum trace_type type, int64_t x, int64_t y, int cpu, const char *want)
+{
+	const struct trace_task a = { .pid = 7, .prio = 120, .comm = "hog" }, b = { .pid = 0, .prio = 140, .comm = "idle/1" };
+	char got[256];
+	trace_format(got, sizeof(got), type, x, y, &a, &b, cpu);
+	EXPECT_EQ_STR(got, want);
+}
+
+TEST(sched_trace_events_read_as_ftrace_writes_them)
+{
+	expect_text(TRACE_SWITCH, TRACE_PREV_PREEMPTED, 0, 1, "sched_switch: prev_comm=hog prev_pid=7 prev_prio=120 "
+		    "prev_state=R+ ==> next_comm=idle/1 next_pid=0 next_prio=140");
+	expect_text(TRACE_SWITCH, TRACE_PREV_DEAD, 0, 1, "sched_switch: prev_comm=hog prev_pid=7 prev_prio=120 "
+		    "prev_state=X ==> next_comm=idle/1 next_pid=0 next_prio=140");
+	expect_text(TRACE_WAKING, 3, 0, 1, "sched_waking: comm=hog pid=7 prio=120 target_cpu=003");
+	expect_text(TRACE_WAKEUP, 2, 0, 1, "sched_wakeup: comm=hog pid=7 prio=120 target_cpu=002");
+	expect_text(TRACE_WAKEUP_NEW, 0, 0, 1, "sched_wakeup_new: comm=hog pid=7 prio=120 target_cpu=000");
+	expect_text(TRACE_MIGRATE, 1, 2, 1, "sched_migrate_task: comm=hog pid=7 prio=120 orig_cpu=1 dest_cpu=2");
+	expect_text(TRACE_PUSH, 3, 0, 1, "sched_push_task: comm=hog pid=7 prio=120 orig_cpu=3 dest_cpu=0");
+	expect_text(TRACE_FAIR_ENQUEUE, 5000, 4000, 1, "sched_fair_enqueue: comm=hog pid=7 prio=120 key=5000 fair_clock=4000");
+	expect_text(TRACE_FAIR_DEQUEUE, 5000, 4000, 1, "sched_fair_dequeue: comm=hog pid=7 prio=120 key=5000 fair_clock=4000");
+	expect_text(TRACE_TICK_PREEMPT, 2500000, TRACE_TICK_FAIR, 1,
+		    "sched_tick_preempt: comm=hog pid=7 prio=120 reason=fair ahead_ns=2500000");
+	expect_text(TRACE_TICK_PREEMPT, 0, TRACE_TICK_RR_SLICE, 1, "sched_tick_preempt: comm=hog pid=7 prio=120 reason=rr_slice");
+	expect_text(TRACE_TICK_PREEMPT, 0, TRACE_TICK_SLICE, 1, "sched_tick_preempt: comm=hog pid=7 prio=120 reason=slice");
+	expect_text(TRACE_ROTATION, TRACE_ROTATE_TASK, 12, 1, "sched_rotation: kind=task comm=hog pid=7 at=12");
+	expect_text(TRACE_ROTATION, TRACE_ROTATE_EXPIRE, 120, 1, "sched_rotation: kind=expire comm=hog pid=7 at=120");
+	expect_text(TRACE_ROTATION, TRACE_ROTATE_REINSERT, 118, 1, "sched_rotation: kind=reinsert comm=hog pid=7 at=118");
+	expect_text(TRACE_ROTATION, TRACE_ROTATE_LEVEL, 30, 1, "sched_rotation: kind=level comm=- pid=0 at=30");
+	expect_text(TRACE_ROTATION, TRACE_ROTATE_MAJOR, 4, 1, "sched_rotation: kind=major comm=- pid=0 at=4");
+	expect_text(TRACE_RT_THROTTLE, 950000000, 950000000, 2,
+		    "sched_rt_throttle: cpu=2 rt_time_ns=950000000 runtime_ns=950000000");
+	expect_text(TRACE_RT_UNTHROTTLE, 0, 0, 2, "sched_rt_unthrottle: cpu=2");
+	expect_text(TRACE_IDLE_BALANCE, 3, 0, 2, "sched_idle_balance: cpu=2 busiest_cpu=3");
+	expect_text(TRACE_EXIT, 123456, 0, 1, "sched_process_exit: comm=hog pid=7 prio=120 runtime_ns=123456");
+	expect_text(99, 0, 0, 1, "leftmost_unknown: type=99");
 }

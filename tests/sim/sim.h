@@ -20,6 +20,12 @@
 #include "lib/time_units.h"
 
 #define SIM_MAX_TASKS 128
+
+/* Each normal class of sched/select.c's table, by name: cfs, sd, o1, and
+ * rr (tests/sim/rr_class.c). The tests that every class must pass, its
+ * contract, run on each: a class added to the table is tested with no
+ * test edited. */
+#define sim_for_each_class(name) for (int name##_at = 0; ((name) = sched_name(name##_at)) != NULL; name##_at++)
 #define SIM_MS NS_PER_MS
 #define SIM_S  NS_PER_S
 #define SIM_LATENCY_STEP    10000ULL      /* 10 us buckets ... */
