@@ -26,10 +26,10 @@ import tempfile
 import time
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
 import testproc  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIN = os.environ.get("BIN", os.path.join(ROOT, "build", "user", "workloads"))
 BENCH_BIN = os.environ.get("BENCH_BIN", os.path.join(ROOT, "build", "user", "bench"))
 PR_SET_CHILD_SUBREAPER = 36

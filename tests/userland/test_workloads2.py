@@ -18,9 +18,11 @@ the bounds loose: the host is small, and other programs may share its CPUs
 import os
 import signal
 import subprocess
+import sys
 import unittest
 
-import testproc
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+import testproc  # noqa: E402
 from test_workloads1 import BIN, CPUS, Workload, floats, setUpModule, started, window_ms  # noqa: F401
 
 OTHER_CPU = "1" if CPUS > 1 else "0"

@@ -22,11 +22,11 @@ import termios
 import time
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
 import testproc  # noqa: E402
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-BIN = os.environ.get("BIN", os.path.join(HERE, "..", "build", "user", "bin"))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BIN = os.environ.get("BIN", os.path.join(ROOT, "build", "user", "bin"))
 TOOLS = ("nice renice chrt taskset sleep cat echo ls true false yes uname help "
          "poweroff reboot").split()
 NOT_A_PID = "999999999"         # above any pid_max

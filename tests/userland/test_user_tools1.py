@@ -20,10 +20,10 @@ import termios
 import time
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
 from testproc import budget, end, run, start  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIN = os.path.join(ROOT, os.environ.get("BIN", "build/user/bin"))
 TOOLS = ("ps", "top", "sysctl", "kill", "time")
 HZ = os.sysconf("SC_CLK_TCK")
