@@ -269,9 +269,9 @@ debug-test: deps $(ELF)
 
 include tests/host.mk
 
-# The host tools' tests (tests/tools/), then the ring-3 programs' run on
-# the host's Linux (tests/userland/): tests/README.md. Both run even when
-# the first fails.
+# The host tools' tests (tests/tools/), then those of the ring-3 programs,
+# run on the host's Linux (tests/userland/); tests/README.md says which
+# file tests what. The second folder runs even when the first fails.
 tools-test: $(USER_BINS) $(WORKLOADS) $(USER_BENCH)
 	@status=0; for dir in tests/tools tests/userland; do \
 		$(PYTHON) -m unittest discover -s $$dir -p 'test_*.py' || status=1; \
