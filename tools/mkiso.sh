@@ -48,7 +48,7 @@ words=$(printf '%s\n' "$cmdline" | awk '{
     print out
 }') || { echo "mkiso: unbalanced \" in the command line" >&2; exit 1; }
 
-# MKISO_PRINT=FILE, for tools/test_make_lines.py: append ISO, CMDLINE and
+# MKISO_PRINT=FILE, for tests/tools/test_make_lines.py: append ISO, CMDLINE and
 # the GRUB words to FILE, each ended by a NUL byte, and build nothing.
 if [ -n "${MKISO_PRINT:-}" ]; then
     printf '%s\0' "$iso" "$cmdline" "$words" >> "$MKISO_PRINT"

@@ -9,7 +9,7 @@ The stages, each one's output in build/test-logs/STAGE.log:
   layers       no #include points up a layer (tools/layers.py)
   clang-build  the kernel built with clang
   build        the kernel and the initramfs, built with gcc: what is booted
-  tools-test   tools/test_*.py: the host tools, and the ring-3 programs on Linux
+  tools-test   tests/tools/: the host tools; tests/userland/: the ring-3 programs on Linux
   debug-test   the scripted GDB session (one QEMU)
 then the boots of the suite in tests/kernel-suites.txt (tools/runtests.py),
 up to -j at once, but those flagged alone by themselves.
@@ -83,20 +83,23 @@ def count_summary(text, status):
 
 
 def count_unittest(text, status):
-    """Python's unittest: "Ran N tests", then "OK" or "FAILED (failures=N,
-    errors=N, skipped=N)"; each failure is named by a "FAIL: test (where)"
-    or "ERROR: ..." line."""
-    ran = re.findall(r"^Ran (\d+) tests? in ", text, re.M)
-    if not ran:
+    """Python's unittest, run once or more (make tools-test runs tests/tools/
+    then tests/userland/): each run's "Ran N tests", then "OK" or "FAILED
+    (failures=N, errors=N, skipped=N)", added up; each failure is named by
+    a "FAIL: test (where)" or "ERROR: ..." line."""
+    runs = re.findall(r"^Ran (\d+) tests? in .*\n(?:.*\n)*?(OK|FAILED)\b(?: \((.*)\))?$", text, re.M)
+    if not runs:
         return 0, 1, [f"no 'Ran N tests' line: it stopped early (exit status {status})"]
-    end = re.findall(r"^(OK|FAILED)\b(?: \((.*)\))?$", text, re.M)
-    kinds = dict(kv.split("=") for kv in end[-1][1].split(", ")) if end and end[-1][1] else {}
-    failed = sum(int(kinds.get(k, 0)) for k in ("failures", "errors", "unexpected successes"))
-    skipped = int(kinds.get("skipped", 0))
+    ran = failed = skipped = 0
+    for count, _, details in runs:
+        kinds = dict(kv.split("=") for kv in details.split(", ")) if details else {}
+        ran += int(count)
+        failed += sum(int(kinds.get(k, 0)) for k in ("failures", "errors", "unexpected successes"))
+        skipped += int(kinds.get("skipped", 0))
     names = re.findall(r"^(?:FAIL|ERROR|UNEXPECTED SUCCESS): (.+)$", text, re.M)
     if status != 0 and failed == 0:
         failed, names = 1, names or [f"exit status {status}"]
-    return int(ran[-1]) - skipped - failed, failed, names
+    return ran - skipped - failed, failed, names
 
 
 def count_one(text, status):

@@ -1,4 +1,5 @@
-"""What the host tests (tools/test_*.py) share for the processes they start.
+"""What the host tests (tests/tools/, tests/userland/) share for the
+processes they start.
 
 Wherever the tree is cloned and however the tests are started, a child
 starts as a terminal's would and never outlives its test:

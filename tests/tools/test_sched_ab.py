@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Unit tests for tools/sched_ab.py:  python3 tools/test_sched_ab.py  (or -m unittest).
+"""Unit tests for tools/sched_ab.py:  python3 tests/tools/test_sched_ab.py  (or -m unittest).
 Every log here is made up: nothing boots."""
 
 import argparse
@@ -11,7 +11,7 @@ import tempfile
 import unittest
 import unittest.mock
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
 import bench  # noqa: E402
 import results  # noqa: E402
 import sched_ab  # noqa: E402

@@ -22,7 +22,7 @@ import subprocess
 import time
 import unittest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BUDGET = 180                    # seconds for one boot, from make run to its end
 PROMPT = "$ "
 

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Unit tests for tools/sched_debug.py:  python3 tools/test_sched_debug.py"""
+"""Unit tests for tools/sched_debug.py:  python3 tests/tools/test_sched_debug.py"""
 
 import os
 import sys
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
 import sched_debug  # noqa: E402
 
 

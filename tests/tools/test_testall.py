@@ -11,7 +11,7 @@ import threading
 import time
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
 import runtests  # noqa: E402
 import testall  # noqa: E402
 
@@ -151,6 +151,12 @@ class CountTest(unittest.TestCase):
                          (6, 2, ["test_x (test_a.A.test_x)", "test_y (test_a.A.test_y)"]))
         self.assertEqual(testall.count_unittest("Ran 4 tests in 1s\n\nOK (skipped=1)\n", 0), (3, 0, []))
         self.assertEqual(testall.count_unittest("Traceback\n", 1)[:2], (0, 1))
+
+    def test_unittest_runs_add_up(self):
+        # make tools-test runs tests/tools/, then tests/userland/: both count.
+        text = ("Ran 5 tests in 1s\n\nOK (skipped=1)\n"
+                "FAIL: test_x (test_b.B.test_x)\nRan 7 tests in 2s\n\nFAILED (failures=1)\n")
+        self.assertEqual(testall.count_unittest(text, 2), (10, 1, ["test_x (test_b.B.test_x)"]))
 
     def test_summary_counts(self):
         self.assertEqual(testall.count_summary("ok 1 a\nnot ok 2 b\n1 passed, 1 failed\n", 1), (1, 1, ["b"]))

@@ -1,5 +1,5 @@
 """Tests of /bin/demo and /bin/init (user/bin/demo.c, user/bin/init.c), run
-on this host's Linux: python3 -m unittest tools/test_demo.py
+on this host's Linux: python3 tests/userland/test_demo_init.py
 
 The binaries come from the directory in $BIN (build/user/bin by default).
 demo runs as it does on leftmost: its tables, the nice levels' shares of a
@@ -21,10 +21,10 @@ import termios
 import time
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
 import testproc  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIN = os.path.join(ROOT, os.environ.get("BIN", "build/user/bin"))
 DEMO, INIT = os.path.join(BIN, "demo"), os.path.join(BIN, "init")
 HEADER = "  PID NAME            CPU POLICY    %CPU   RUNTIME(s)  WAKE-UP LATE avg/max (us)"

@@ -1,4 +1,4 @@
-"""Unit tests for tools/mkcpio.py: python3 -m unittest discover -s tools -p 'test_*.py'"""
+"""Unit tests for tools/mkcpio.py: python3 tests/tools/test_mkcpio.py"""
 import os
 import stat
 import subprocess
@@ -6,9 +6,9 @@ import sys
 import tempfile
 import unittest
 
-import mkcpio
-
-HERE = os.path.dirname(os.path.abspath(__file__))
+TOOLS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools")
+sys.path.insert(0, TOOLS)
+import mkcpio  # noqa: E402
 
 
 def read_newc(data):
@@ -71,7 +71,7 @@ class MkcpioTest(unittest.TestCase):
                 with open(path, "wb") as f:
                     f.write(b"data of " + path.encode())
                 os.chmod(path, perm)
-            cmd = [sys.executable, os.path.join(HERE, "mkcpio.py"), out, "bin/run=" + run, "etc/secret=" + secret]
+            cmd = [sys.executable, os.path.join(TOOLS, "mkcpio.py"), out, "bin/run=" + run, "etc/secret=" + secret]
             subprocess.run(cmd, check=True)
             with open(out, "rb") as f:
                 entries = read_newc(f.read())
@@ -82,7 +82,7 @@ class MkcpioTest(unittest.TestCase):
             self.assertFalse(os.path.exists(out + ".tmp"))
 
     def test_command_line_usage(self):
-        cmd = [sys.executable, os.path.join(HERE, "mkcpio.py"), "out", "no-equals-sign"]
+        cmd = [sys.executable, os.path.join(TOOLS, "mkcpio.py"), "out", "no-equals-sign"]
         result = subprocess.run(cmd, capture_output=True, text=True)
         self.assertEqual(result.returncode, 2)
         self.assertIn("Usage:", result.stderr)

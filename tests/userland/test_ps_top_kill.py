@@ -1,10 +1,9 @@
-"""Tests of the ring-3 tools ps, top, sysctl, kill and time (user/bin/),
-run on this host's Linux: python3 -m unittest discover -s tools -p 'test_*.py'
+"""Tests of the ring-3 tools ps, top and kill (user/bin/), run on this
+host's Linux: python3 tests/userland/test_ps_top_kill.py
 
-The binaries come from the directory in $BIN (build/user/bin by default).
-They read only what leftmost's /proc provides too, so what passes here is
-what they do there. No sysctl is ever written: the writes tried are ones
-the kernel refuses.
+The binaries come from the directory in $BIN (userbin.py). They read only
+what leftmost's /proc provides too, so what passes here is what they do
+there.
 """
 import fcntl
 import os
@@ -15,17 +14,15 @@ import signal
 import struct
 import subprocess
 import sys
-import tempfile
 import termios
 import time
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from testproc import budget, end, run, start  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+from testproc import budget, end, start  # noqa: E402
+from userbin import BIN, missing, read, tool  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BIN = os.path.join(ROOT, os.environ.get("BIN", "build/user/bin"))
-TOOLS = ("ps", "top", "sysctl", "kill", "time")
+TOOLS = ("ps", "top", "kill")
 HZ = os.sysconf("SC_CLK_TCK")
 NO_SUCH_PID = 4194304          # pid_max's ceiling: never a pid
 BUSY_LOOP = ["sh", "-c", "while :; do :; done"]
@@ -40,24 +37,13 @@ time.sleep(60)
 
 
 def setUpModule():
-    missing = [t for t in TOOLS if not os.access(os.path.join(BIN, t), os.X_OK)]
-    if missing:
-        raise AssertionError("no %s in %s: build them first, or set BIN" % (", ".join(missing), BIN))
-
-
-def tool(name, *args, timeout=20):
-    return run([os.path.join(BIN, name)] + [str(a) for a in args], capture_output=True, text=True,
-               timeout=timeout)
+    if missing(TOOLS):
+        raise AssertionError("no %s in %s: build them first, or set BIN" % (", ".join(missing(TOOLS)), BIN))
 
 
 def cpu_ticks(pid):
     f = stat_fields(pid)
     return int(f[14]) + int(f[15])
-
-
-def read(path):
-    with open(path) as f:
-        return f.read()
 
 
 def stat_fields(pid):
@@ -368,69 +354,6 @@ class TopOnATerminalTest(unittest.TestCase):
         self.end_with(lambda: self.top.send_signal(signal.SIGTERM))
 
 
-class SysctlTest(unittest.TestCase):
-    def test_read_a_name_with_dots_or_slashes(self):
-        value = read("/proc/sys/kernel/ostype").strip()
-        for name in ("kernel.ostype", "kernel/ostype"):
-            r = tool("sysctl", name)
-            self.assertEqual((r.returncode, r.stdout, r.stderr), (0, "kernel.ostype = %s\n" % value, ""))
-        self.assertEqual(tool("sysctl", "-n", "kernel.ostype").stdout, value + "\n")
-        self.assertEqual(tool("sysctl", "-N", "kernel/ostype").stdout, "kernel.ostype\n")
-
-    def test_several_names(self):
-        r = tool("sysctl", "-n", "kernel.ostype", "kernel.osrelease")
-        self.assertEqual(r.stdout, "%s\n%s\n" % (os.uname().sysname, os.uname().release))
-
-    def test_a_directory_and_all(self):
-        r = tool("sysctl", "kernel")
-        lines = r.stdout.splitlines()
-        self.assertIn("kernel.ostype = Linux", lines)
-        self.assertTrue(all(line.startswith("kernel.") for line in lines))
-        r = tool("sysctl", "-a")
-        self.assertEqual(r.returncode, 0, r.stderr)
-        lines = r.stdout.splitlines()
-        self.assertGreater(len(lines), 100)
-        self.assertIn("kernel.ostype = Linux", lines)
-        self.assertTrue(all(re.match(r"^[\w.\-/]+ = ", line) for line in lines))
-        names = tool("sysctl", "-a", "-N").stdout.splitlines()
-        self.assertEqual(names, sorted(names, key=lambda n: n.split(".")))
-        self.assertIn("kernel.ostype", names)
-
-    def test_an_unknown_name(self):
-        r = tool("sysctl", "kernel.no_such_key")
-        self.assertEqual(r.returncode, 1)
-        self.assertEqual(r.stderr, "sysctl: cannot stat /proc/sys/kernel/no_such_key: No such file or directory\n")
-        r = tool("sysctl", "-e", "kernel.no_such_key", "kernel.ostype")
-        self.assertEqual((r.returncode, r.stdout, r.stderr), (0, "kernel.ostype = Linux\n", ""))
-
-    def test_writes_the_kernel_refuses(self):
-        r = tool("sysctl", "-w", "kernel.no_such_key=1")
-        self.assertEqual(r.returncode, 1)
-        self.assertEqual(r.stderr, "sysctl: cannot stat /proc/sys/kernel/no_such_key: No such file or directory\n")
-        r = tool("sysctl", "kernel=1")
-        self.assertEqual((r.returncode, r.stderr), (1, 'sysctl: setting key "kernel": Is a directory\n'))
-        r = tool("sysctl", "-w", "kernel.ostype")
-        self.assertEqual(r.returncode, 1)
-        self.assertIn("name=value", r.stderr)
-        self.assertEqual(tool("sysctl", "-e", "-w", "kernel.no_such_key=1").returncode, 0)
-
-    def test_writing_a_read_only_key(self):
-        path = "/proc/sys/kernel/osrelease"
-        if os.access(path, os.W_OK):
-            self.skipTest("%s is writable here" % path)
-        before = read(path)
-        r = tool("sysctl", "-w", "kernel.osrelease=leftmost")
-        self.assertEqual(r.returncode, 1)
-        self.assertRegex(r.stderr, r'^sysctl: setting key "kernel.osrelease": (Permission denied|Operation not permitted)\n$')
-        self.assertEqual(read(path), before)
-
-    def test_usage_errors(self):
-        for args in (["-Z"], []):
-            r = tool("sysctl", *args)
-            self.assertEqual(r.returncode, 1, args)
-            self.assertIn("Usage: sysctl", r.stderr)
-
-
 class KillTest(unittest.TestCase):
     def setUp(self):
         self.children = Children(self)
@@ -505,62 +428,6 @@ class KillTest(unittest.TestCase):
             r = tool("kill", *args)
             self.assertEqual(r.returncode, 1, args)
             self.assertIn("Usage: kill", r.stderr)
-
-
-REPORT = re.compile(r"real (\d+\.\d\d) s  user (\d+\.\d\d) s  sys (\d+\.\d\d) s  "
-                    r"switches: (\d+) voluntary, (\d+) involuntary\n$")
-
-
-class TimeTest(unittest.TestCase):
-    def test_a_sleep_takes_real_time_and_little_cpu(self):
-        r = tool("time", "sleep", "0.2")
-        self.assertEqual((r.returncode, r.stdout), (0, ""))
-        real, user, sys_, voluntary, involuntary = REPORT.fullmatch(r.stderr).groups()
-        self.assertGreaterEqual(float(real), 0.2)
-        self.assertLess(float(real), budget(5))
-        self.assertLess(float(user) + float(sys_), 0.15)
-
-    def test_a_busy_loop_takes_cpu_time(self):
-        busy = "import time\nwhile time.process_time() < 0.2: pass\n"
-        r = tool("time", sys.executable, "-c", busy)
-        real, user, sys_, voluntary, involuntary = REPORT.fullmatch(r.stderr).groups()
-        self.assertGreaterEqual(float(user) + float(sys_), 0.19)
-        self.assertGreaterEqual(float(real), float(user) + float(sys_) - 0.02)
-        self.assertGreaterEqual(int(involuntary), 0)
-        self.assertGreaterEqual(int(voluntary), 0)
-
-    def test_posix_format(self):
-        r = tool("time", "-p", "sleep", "0.1")
-        self.assertEqual(r.returncode, 0)
-        self.assertRegex(r.stderr, r"^real \d+\.\d\d\nuser \d+\.\d\d\nsys \d+\.\d\d\n$")
-
-    def test_the_commands_options_and_output_are_its_own(self):
-        r = tool("time", "ls", "-d", "/")
-        self.assertEqual((r.returncode, r.stdout), (0, "/\n"))
-        self.assertRegex(r.stderr, REPORT)
-
-    def test_exit_status_and_signal(self):
-        r = tool("time", "sh", "-c", "exit 3")
-        self.assertEqual(r.returncode, 3)
-        self.assertTrue(r.stderr.startswith("Command exited with non-zero status 3\n"))
-        r = tool("time", "sh", "-c", "kill -9 $$")
-        self.assertEqual(r.returncode, 128 + 9)
-        self.assertTrue(r.stderr.startswith("Command terminated by signal 9\n"))
-
-    def test_not_found_and_not_executable(self):
-        r = tool("time", "/no/such/program")
-        self.assertEqual(r.returncode, 127)
-        self.assertIn("time: cannot run /no/such/program: No such file or directory", r.stderr)
-        with tempfile.NamedTemporaryFile() as f:
-            r = tool("time", f.name)
-            self.assertEqual(r.returncode, 126)
-            self.assertIn("Permission denied", r.stderr)
-
-    def test_usage_errors(self):
-        for args in ([], ["-Z", "true"]):
-            r = tool("time", *args)
-            self.assertEqual(r.returncode, 125, args)
-            self.assertIn("Usage: time", r.stderr)
 
 
 if __name__ == "__main__":

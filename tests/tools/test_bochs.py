@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Unit tests for tools/bochs.py and tools/emulator.py:  python3 tools/test_bochs.py
+"""Unit tests for tools/bochs.py and tools/emulator.py:  python3 tests/tools/test_bochs.py
 Bochs itself never runs here: made-up logs, and small shell commands in its place."""
 
 import contextlib
@@ -10,7 +10,7 @@ import tempfile
 import unittest
 import unittest.mock
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
 import bench  # noqa: E402
 import bochs  # noqa: E402
 import emulator  # noqa: E402

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Tests of leftmost's shell (user/sh/), run on the host's Linux.
 
-    SH=/path/to/sh python3 tools/test_sh.py     (default: build/user/bin/sh)
+    SH=/path/to/sh python3 tests/userland/test_shell.py    (default: build/user/bin/sh)
 
 Scripts through -c, files and stdin, checked for their output and status:
 quoting, expansion, lists, pipelines, every redirection, variables and the
@@ -20,10 +20,10 @@ import tempfile
 import time
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
 import testproc  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SH = os.path.join(ROOT, os.environ.get("SH", "build/user/bin/sh"))
 
 

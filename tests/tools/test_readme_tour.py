@@ -15,7 +15,7 @@ import sys
 import time
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
 
 import session_check
 from test_make_run_keys import BUDGET, ROOT, Terminal, build_kernel, make_env

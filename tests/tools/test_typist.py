@@ -1,10 +1,12 @@
-"""Unit tests for tools/typist.py: python3 -m unittest discover -s tools -p 'test_*.py'"""
+"""Unit tests for tools/typist.py: python3 tests/tools/test_typist.py"""
 import os
+import sys
 import tempfile
 import time
 import unittest
 
-import typist
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+import typist  # noqa: E402
 
 
 def steps_of(text):

@@ -1,7 +1,10 @@
-"""Unit tests for tools/emulator.py: python3 -m unittest discover -s tools -p 'test_*.py'"""
+"""Unit tests for tools/emulator.py: python3 tests/tools/test_emulator.py"""
+import os
+import sys
 import unittest
 
-import emulator
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+import emulator  # noqa: E402
 
 
 class RunStatus(unittest.TestCase):

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Unit tests for tools/bench.py:  python3 tools/test_bench.py  (or -m unittest).
+"""Unit tests for tools/bench.py:  python3 tests/tools/test_bench.py  (or -m unittest).
 Every log here is made up: nothing boots."""
 
 import contextlib
@@ -10,7 +10,7 @@ import tempfile
 import unittest
 import unittest.mock
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
 import bench  # noqa: E402
 import bench_ring3  # noqa: E402
 import results  # noqa: E402

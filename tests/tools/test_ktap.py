@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Unit tests for tools/ktap.py:  python3 tools/test_ktap.py  (or -m unittest)."""
+"""Unit tests for tools/ktap.py:  python3 tests/tools/test_ktap.py  (or -m unittest)."""
 
 import io
 import os
@@ -7,7 +7,7 @@ import sys
 import textwrap
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
 import ktap  # noqa: E402
 
 

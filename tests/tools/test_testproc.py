@@ -1,5 +1,5 @@
 """Tests of tools/testproc.py, what the host tests share for the processes
-they start: python3 -m unittest discover -s tools -p 'test_*.py'"""
+they start: python3 tests/tools/test_testproc.py"""
 import os
 import signal
 import subprocess
@@ -7,7 +7,7 @@ import sys
 import time
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
 import testproc  # noqa: E402
 
 

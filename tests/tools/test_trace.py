@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Unit tests for the trace tools (tracefile, schedstat, tracecheck,
-trace2svg, render_check):  python3 tools/test_trace.py  (make test runs it).
+trace2svg, render_check):  python3 tests/tools/test_trace.py  (make test runs it).
 
 The fixture tests/trace/good.txt is a hand-made trace whose numbers are
 known; each broken variant below must be rejected.
@@ -16,7 +16,8 @@ import unittest
 import xml.etree.ElementTree as ElementTree
 import zlib
 
-TOOLS = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+TOOLS = os.path.join(ROOT, "tools")
 sys.path.insert(0, TOOLS)
 import render_check  # noqa: E402
 import tracecheck  # noqa: E402
@@ -34,7 +35,7 @@ def load_script(name):
 trace2svg = load_script("trace2svg")
 schedstat = load_script("schedstat")
 
-with open(os.path.join(os.path.dirname(TOOLS), "tests", "trace", "good.txt")) as f:
+with open(os.path.join(ROOT, "tests", "trace", "good.txt")) as f:
     GOOD = f.read()
 
 
