@@ -11,3 +11,4 @@ bool proc_sys_init(struct inode *proc);
 /* kernel/proc_pid.c: /proc/self, and a directory per process in /proc. */
 extern const struct proc_node proc_self_node;
 void proc_refresh_pids(struct inode *proc);
+void proc_pid_init(void);                 /* /proc/PID goes as its process is released */

@@ -7,6 +7,7 @@
  */
 #include "kernel/procfs.h"
 #include "kernel/proc_nodes.h"
+#include "kernel/process.h"
 #include "kernel/process_info.h"
 #include "kernel/ramfs.h"
 #include "kernel/kmalloc.h"
@@ -240,21 +241,35 @@ static void sort_ids(int *ids, int n)
 	}
 }
 
-/* Under the tree lock: dir's entries of kind `node`, named by their id (a
- * pid, or a tid if `threads`), become exactly those of ids: the gone ones
- * go, the new ones come. */
-static void sync_entries(struct inode *dir, const struct proc_node *node, int *ids, int n, bool threads)
+/* /proc itself, once it has been looked into, and how many /proc/PID
+ * directories it holds (proc_flush_pid). */
+static struct inode *proc_dir;
+static int pid_dirs;
+
+/* Under the tree lock: dir's entries of kind `node` (named by their id, a
+ * pid, or a tid if `threads`) that ids, sorted, does not list, go. */
+static void remove_unlisted(struct inode *dir, const struct proc_node *node, const int *ids, int n, bool threads)
 {
-	sort_ids(ids, n);
 	struct dentry *d;
 	for (uint64_t at = 0; (d = dir_entry_from(dir, at)); ) {
 		at = d->index + 1;
 		if (d->inode->proc.node != node)
 			continue;
 		int id = threads ? d->inode->proc.tid : d->inode->proc.pid;
-		if (!listed(ids, n, id))
+		if (!listed(ids, n, id)) {
 			procfs_remove(dir, d);
+			if (!threads)
+				__atomic_fetch_sub(&pid_dirs, 1, __ATOMIC_RELAXED);
+		}
 	}
+}
+
+/* Under the tree lock: dir's entries of kind `node` become exactly those
+ * of ids: the gone ones go, the new ones come. */
+static void sync_entries(struct inode *dir, const struct proc_node *node, int *ids, int n, bool threads)
+{
+	sort_ids(ids, n);
+	remove_unlisted(dir, node, ids, n, threads);
 	for (int i = 0; i < n; i++) {
 		char name[12];
 		snprintf(name, sizeof(name), "%d", ids[i]);
@@ -263,8 +278,8 @@ static void sync_entries(struct inode *dir, const struct proc_node *node, int *i
 		/* Out of memory: missing until the next look. */
 		if (threads)
 			procfs_add(dir, node, name, dir->proc.pid, ids[i], NULL);
-		else
-			procfs_add(dir, node, name, ids[i], 0, NULL);
+		else if (procfs_add(dir, node, name, ids[i], 0, NULL))
+			__atomic_fetch_add(&pid_dirs, 1, __ATOMIC_RELAXED);
 	}
 }
 
@@ -315,7 +330,33 @@ void proc_refresh_pids(struct inode *proc)
 {
 	int n;
 	int *pids = list_ids(all_pids, 0, &n);
+	proc_dir = proc;
 	if (pids)
 		sync_entries(proc, &process_dir, pids, n, false);
 	kfree(pids);
+}
+
+/* Processes are gone for good: their /proc/PID directories go now, as
+ * Linux's proc_flush_pid() drops a released task's entries, rather than
+ * at the next look into /proc, so that what a directory holds is given
+ * back with the rest of its process. Called with no lock held (it takes
+ * the tree's); with no such directory, it costs a load. */
+static void flush_released(void)
+{
+	if (!__atomic_load_n(&pid_dirs, __ATOMIC_RELAXED))
+		return;
+	int n;
+	int *pids = list_ids(all_pids, 0, &n);
+	if (!pids)
+		return;                   /* out of memory: they go at the next look */
+	sort_ids(pids, n);
+	tree_lock();
+	remove_unlisted(proc_dir, &process_dir, pids, n, false);
+	tree_unlock();
+	kfree(pids);
+}
+
+void proc_pid_init(void)
+{
+	process_on_release(flush_released);
 }

@@ -229,6 +229,21 @@ static bool selected(const struct process *proc, struct selection sel)
 	return sel.which == ANY || (sel.which == ONE_PID ? proc->pid : proc->pgid) == sel.id;
 }
 
+/* Told, with no lock held, after processes were released: /proc drops
+ * their directories (kernel/proc_pid.c), which sits above this file. */
+static void (*released_hook)(void);
+
+void process_on_release(void (*hook)(void))
+{
+	released_hook = hook;
+}
+
+static void released(void)
+{
+	if (released_hook)
+		released_hook();
+}
+
 /* Under the tree lock: gone from the tree, and freed. */
 static void release(struct process *proc)
 {
@@ -251,6 +266,8 @@ static int wait_in_tree(int (*found)(void *arg), void *arg, bool nohang)
 		int ret = task_signal_pending(sched_current()) ? -ERESTARTSYS : found(arg);
 		if (ret || nohang) {
 			wait_cancel(&tree, flags);
+			if (ret > 0)
+				released();           /* the child, if it was reaped */
 			return ret;
 		}
 		wait_sleep(&tree, flags);
@@ -868,6 +885,7 @@ static void end_process(struct process *proc)
 		release(proc);
 	wake_up_locked(&tree, INT32_MAX);   /* a waiting parent: this child, or none left */
 	spin_unlock_irqrestore(&tree.lock, flags);
+	released();                         /* itself, or children that had ended */
 }
 
 /* CLONE_CHILD_CLEARTID, set_tid_address(): the C library's thread join

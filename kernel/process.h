@@ -202,6 +202,8 @@ int process_thread_cpu_time(int tid, struct cputime *time);
  * process's place in it; a process by pid, not yet waited for (NULL if
  * none); and every such process in turn. */
 uint64_t process_tree_lock(void);
+/* hook() is called, with no lock held, after processes were released. */
+void process_on_release(void (*hook)(void));
 void process_tree_unlock(uint64_t flags);
 struct process *process_find_locked(int pid);
 void process_for_each_locked(void (*fn)(struct process *proc, void *arg), void *arg);

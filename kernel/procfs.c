@@ -119,6 +119,7 @@ void procfs_init(void)
 	if (!proc || !proc_sys_init(proc))
 		panic("procfs: no memory for /proc");
 	tree_unlock();
+	proc_pid_init();
 }
 
 /* The open file: the text its last read from the start wrote. */

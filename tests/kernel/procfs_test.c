@@ -80,6 +80,16 @@ KTEST(procfs, a_process_has_a_directory_while_it_is_there)
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", pid, pid);
 	KEXPECT(t, read_text(path, buf, sizeof(buf)) == 6 && strcmp(buf, "sleep\n") == 0);
 	process_wait(pid, &status);
+	/* Gone with its process, not at the next look into /proc (which a
+	 * lookup of /proc/PID would be): what it held comes back at once. */
+	struct inode *proc;
+	char name[12];
+	snprintf(name, sizeof(name), "%d", pid);
+	KASSERT(t, path_lookup(NULL, "/proc", &proc) == 0);
+	tree_lock();
+	KEXPECT(t, dir_find(proc, name, strlen(name)) == NULL);
+	tree_unlock();
+	inode_put(proc);
 	snprintf(path, sizeof(path), "/proc/%d", pid);
 	struct inode *gone;
 	KEXPECT_EQ(t, path_lookup(NULL, path, &gone), -ENOENT);
