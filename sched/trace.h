@@ -1,7 +1,7 @@
 /*
  * Scheduler trace points: part of the platform boundary (sched/platform.h).
  * sched/ says what happened; the platform records it. The kernel keeps
- * per-CPU ring buffers and prints them as ftrace text (kernel/trace.c,
+ * per-CPU ring buffers and prints them as ftrace text (kernel/debug/trace_buffer.c,
  * docs/tracing.md); the host simulator keeps the switches so a test can
  * check that they pair up (tests/sim/).
  *

@@ -49,7 +49,7 @@ SCHED_PUBLIC = {
 # sched/ depends on the rest only through the platform: these are the
 # kernel headers sched/platform.h stands for (the simulator provides them
 # on the host).
-SCHED_PLATFORM = {"kernel/timer.h", "kernel/sysctl.h"}
+SCHED_PLATFORM = {"kernel/time/timer.h", "kernel/sysctl.h"}
 # ...and what the platform header alone includes in the kernel's build (not
 # the simulator's): kernel/percpu.h, for the inline sched_current().
 PLATFORM_KERNEL_ONLY = {"kernel/percpu.h"}

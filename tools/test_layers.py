@@ -38,14 +38,14 @@ class LayersTest(unittest.TestCase):
         self.assertEqual([(p[0], p[2]) for p in layers.check(root)], [("kernel/t.c", "sched/fair.h")])
 
     def test_sched_reaches_the_kernel_only_through_the_platform(self):
-        root = self.tree({"sched/core.c": '#include "kernel/timer.h"\n#include "kernel/task.h"\n'})
-        self.assertEqual([p[2] for p in layers.check(root)], ["kernel/task.h"])
+        root = self.tree({"sched/core.c": '#include "kernel/time/timer.h"\n#include "kernel/task/kthread.h"\n'})
+        self.assertEqual([p[2] for p in layers.check(root)], ["kernel/task/kthread.h"])
 
     def test_programs_and_the_kernel_include_nothing_of_each_other(self):
-        root = self.tree({"kernel/main.c": '#include "user/demo.h"\n',
-                          "user/bin/ps.c": '#include "kernel/task.h"\n#include "user/lib/proc.h"\n#include <stdio.h>\n'})
+        root = self.tree({"kernel/entry/main.c": '#include "user/demo.h"\n',
+                          "user/bin/ps.c": '#include "kernel/task/kthread.h"\n#include "user/lib/proc.h"\n#include <stdio.h>\n'})
         self.assertEqual([(p[0], p[2]) for p in layers.check(root)],
-                         [("kernel/main.c", "user/demo.h"), ("user/bin/ps.c", "kernel/task.h")])
+                         [("kernel/entry/main.c", "user/demo.h"), ("user/bin/ps.c", "kernel/task/kthread.h")])
 
 
 if __name__ == "__main__":

@@ -3,10 +3,10 @@
  * `crash=null`, `crash=stack` or `crash=ud` on the command line.
  */
 #include <stdint.h>
-#include "kernel/crash.h"
+#include "kernel/debug/crash.h"
 #include "kernel/params.h"
 #include "kernel/printk.h"
-#include "kernel/task.h"
+#include "kernel/task/kthread.h"
 #include "sched/api.h"
 #include "sched/preempt.h"
 #include "arch/x86_64/cpu.h"

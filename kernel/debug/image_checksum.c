@@ -5,12 +5,12 @@
  * its image is mapped writable (the boot's 2 MiB pages, the direct map),
  * so a bug that lets a program steer a kernel write could change a byte
  * of code. init= takes the checksum before its program starts and after
- * it ends (kernel/main.c), and says whether it moved: what the attack
+ * it ends (kernel/entry/main.c), and says whether it moved: what the attack
  * test (tests/user/attack.c) needs to show that nothing did.
  *
  * FNV-1a, a word at a time: about 300 KiB, a millisecond even under TCG.
  */
-#include "kernel/image_checksum.h"
+#include "kernel/debug/image_checksum.h"
 #include "arch/x86_64/memlayout.h"
 
 uint64_t image_checksum(void)

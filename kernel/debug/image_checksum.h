@@ -1,5 +1,5 @@
 /*
- * A checksum of the kernel's code and read-only data (kernel/image_checksum.c).
+ * A checksum of the kernel's code and read-only data (kernel/debug/image_checksum.c).
  */
 #pragma once
 #include <stdint.h>

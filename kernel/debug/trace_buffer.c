@@ -14,13 +14,13 @@
  * Then the rings are merged by time into ftrace's text format, between the
  * lines "trace: begin" and "trace: end" (tools/tracefile.py finds them).
  */
-#include "kernel/trace.h"
+#include "kernel/debug/trace_buffer.h"
 #include "kernel/params.h"
 #include "kernel/printk.h"
-#include "kernel/kmalloc.h"
+#include "kernel/mm/kmalloc.h"
 #include "kernel/percpu.h"
 #include "arch/x86_64/acpi.h"
-#include "kernel/task.h"
+#include "kernel/task/kthread.h"
 #include "sched/trace.h"
 #include "sched/task.h"
 #include "sched/api.h"

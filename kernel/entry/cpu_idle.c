@@ -13,8 +13,8 @@
  * and a halt that lasted longer than that halves it, never below
  * idle_poll_us.
  */
-#include "kernel/idle.h"
-#include "kernel/tick.h"
+#include "kernel/entry/cpu_idle.h"
+#include "kernel/time/tick.h"
 #include "kernel/sysctl.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/time.h"

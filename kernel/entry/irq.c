@@ -1,12 +1,12 @@
 /* The kernel's side of every interrupt: arch/x86_64/trap.c calls these
  * around the handler (arch/x86_64/hooks.h). */
 #include "arch/x86_64/hooks.h"
-#include "kernel/tick.h"
+#include "kernel/time/tick.h"
 #include "kernel/percpu.h"
 #include "sched/api.h"
 
 /* Whatever woke an idle CPU, its tick runs again, before the handler can
- * make a task runnable here (nohz: kernel/tick.c). */
+ * make a task runnable here (nohz: kernel/time/tick.c). */
 void irq_enter(bool from_user)
 {
 	this_cpu()->in_irq = true;

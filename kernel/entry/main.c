@@ -10,35 +10,35 @@
 #include <stdint.h>
 #include "kernel/multiboot.h"
 #include "kernel/printk.h"
-#include "kernel/serial.h"
-#include "kernel/tty.h"
-#include "kernel/vdso.h"
+#include "kernel/tty/serial.h"
+#include "kernel/tty/tty.h"
+#include "kernel/mm/vdso.h"
 #include "kernel/percpu.h"
 #include "kernel/params.h"
-#include "kernel/pmm.h"
-#include "kernel/vmm.h"
-#include "kernel/initramfs.h"
-#include "kernel/fs.h"
-#include "kernel/procfs.h"
-#include "kernel/process.h"
-#include "kernel/image_checksum.h"
-#include "kernel/futex.h"
-#include "kernel/realtime.h"
+#include "kernel/mm/pmm.h"
+#include "kernel/mm/vmm.h"
+#include "kernel/fs/ramfs/initramfs.h"
+#include "kernel/fs/fs.h"
+#include "kernel/fs/proc/procfs.h"
+#include "kernel/task/process.h"
+#include "kernel/debug/image_checksum.h"
+#include "kernel/task/futex.h"
+#include "kernel/time/realtime.h"
 #include "lib/util.h"
 #include "lib/string.h"
-#include "kernel/smp.h"
-#include "kernel/timer.h"
-#include "kernel/tick.h"
-#include "kernel/heartbeat.h"
-#include "kernel/poweroff_after.h"
+#include "kernel/entry/smp.h"
+#include "kernel/time/timer.h"
+#include "kernel/time/tick.h"
+#include "kernel/time/heartbeat.h"
+#include "kernel/entry/poweroff_after.h"
 #include "kernel/power.h"
 #include "kernel/ktest.h"
-#include "kernel/crash.h"
+#include "kernel/debug/crash.h"
 #include "kernel/panic.h"
-#include "kernel/task.h"
-#include "kernel/idle.h"
-#include "kernel/trace.h"
-#include "kernel/run.h"
+#include "kernel/task/kthread.h"
+#include "kernel/entry/cpu_idle.h"
+#include "kernel/debug/trace_buffer.h"
+#include "kernel/entry/run.h"
 #include "sched/debug.h"
 #include "sched/wait.h"
 #include "arch/x86_64/acpi.h"
@@ -97,7 +97,7 @@ static void periodic_sched_debug(void *arg)
 
 /* init=: the first program (Linux's name for it) runs to its end; true if
  * it exited with status 0 and left the kernel's code as it found it (no
- * program should be able to change it: kernel/image_checksum.c). The
+ * program should be able to change it: kernel/debug/image_checksum.c). The
  * verdict is the boot's, so `make run` ends with the program's success or
  * failure, as with run=. Words after the path are its arguments:
  * init="/bin/runlist /peer/spawn count=10". */
@@ -243,7 +243,7 @@ void __attribute__((noreturn)) kmain(uint64_t multiboot_info_phys)
 	run_on_stack(stack, kmain_on_idle_stack);       /* the first task, then idle */
 }
 
-/* Each other CPU, from ap_main() (arch/x86_64/smp.c), with its GS base,
+/* Each other CPU, from ap_main() (arch/x86_64/ap_boot.c), with its GS base,
  * GDT, IDT and local APIC set up already. */
 void kmain_secondary(int cpu)
 {

@@ -1,7 +1,7 @@
 /* poweroff_after=N: power off N seconds after kernel entry, so a boot with no
  * test (make run, a benchmark under Bochs) still ends by itself. */
-#include "kernel/poweroff_after.h"
-#include "kernel/timer.h"
+#include "kernel/entry/poweroff_after.h"
+#include "kernel/time/timer.h"
 #include "kernel/params.h"
 #include "kernel/printk.h"
 #include "kernel/power.h"

@@ -5,9 +5,9 @@
  * print (user/workloads/), then the kernel powers off with the verdict.
  * The programs are ordinary ones, the same that the shell runs.
  */
-#include "kernel/run.h"
-#include "kernel/process.h"
-#include "kernel/signal.h"
+#include "kernel/entry/run.h"
+#include "kernel/task/process.h"
+#include "kernel/task/signal.h"
 #include "kernel/printk.h"
 #include "kernel/errno.h"
 #include "lib/printf.h"

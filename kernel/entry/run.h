@@ -2,7 +2,7 @@
 #include <stdbool.h>
 
 /*
- * Programs the command line asks for (kernel/run.c): init= runs one, run=
+ * Programs the command line asks for (kernel/entry/run.c): init= runs one, run=
  * a list, each to its end, before the kernel powers off with the verdict.
  */
 

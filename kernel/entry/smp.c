@@ -1,14 +1,14 @@
 /*
  * The other CPUs, the kernel's part: starting every CPU the MADT lists,
- * one at a time (arch/x86_64/smp.c does the hardware part; each CPU then
+ * one at a time (arch/x86_64/ap_boot.c does the hardware part; each CPU then
  * enters kmain_secondary()), and running a function on another CPU
  * through an IPI.
  */
-#include "kernel/smp.h"
+#include "kernel/entry/smp.h"
 #include "kernel/percpu.h"
 #include "kernel/multiboot.h"
-#include "kernel/pmm.h"
-#include "kernel/vmm.h"
+#include "kernel/mm/pmm.h"
+#include "kernel/mm/vmm.h"
 #include "kernel/printk.h"
 #include "kernel/params.h"
 #include "kernel/spinlock.h"
@@ -17,7 +17,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/gdt.h"
 #include "arch/x86_64/lapic.h"
-#include "arch/x86_64/smp.h"
+#include "arch/x86_64/ap_boot.h"
 #include "arch/x86_64/time.h"
 #include "arch/x86_64/trap.h"
 #include "lib/printf.h"
@@ -179,7 +179,7 @@ void smp_call_on_each_cpu(void (*fn)(void *), void *arg)
 	preempt_enable();
 }
 
-/* Nothing to do: the way out of the interrupt reschedules (irq_exit(), kernel/irq.c). */
+/* Nothing to do: the way out of the interrupt reschedules (irq_exit(), kernel/entry/irq.c). */
 static void reschedule_irq(struct trap_frame *frame)
 {
 	(void)frame;

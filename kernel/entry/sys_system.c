@@ -4,15 +4,15 @@
  * (uid and gid 0): there are no users yet.
  */
 #include "kernel/syscalls.h"
-#include "kernel/process.h"
-#include "kernel/cputime.h"
+#include "kernel/task/process.h"
+#include "kernel/time/cputime.h"
 #include "kernel/random.h"
-#include "kernel/pmm.h"
-#include "kernel/vmm.h"
-#include "kernel/kmalloc.h"
-#include "kernel/task.h"
+#include "kernel/mm/pmm.h"
+#include "kernel/mm/vmm.h"
+#include "kernel/mm/kmalloc.h"
+#include "kernel/task/kthread.h"
 #include "kernel/power.h"
-#include "kernel/loadavg.h"
+#include "kernel/time/loadavg.h"
 #include "kernel/printk.h"
 #include "kernel/errno.h"
 #include "sched/api.h"
@@ -146,7 +146,7 @@ static struct user_timeval to_timeval(uint64_t ns)
 	return (struct user_timeval){ (int64_t)(ns / NS_PER_S), (int64_t)(ns % NS_PER_S / NS_PER_US) };
 }
 
-/* User and system time as the tick sampled them (kernel/cputime.h). The
+/* User and system time as the tick sampled them (kernel/time/cputime.h). The
  * switches are the scheduler's own counts: a voluntary one is a sleep
  * (each ends in a wake-up), an involuntary one a preemption. */
 long sys_getrusage(const uint64_t *arg)

@@ -5,15 +5,15 @@
  * on the task's kernel stack. Every user pointer is only ever passed to
  * copy_from_user() or copy_to_user(): a bad one is -EFAULT, never a fault.
  *
- * To add a call: write sys_NAME(arg) in the file of its group (kernel/sys_*.c),
+ * To add a call: write sys_NAME(arg) in the sys_*.c file of its subsystem,
  * declare it in kernel/syscalls.h and put it in `table` at its Linux number
- * (kernel/syscall_names.c has them all).
+ * (kernel/entry/syscall_names.c has them all).
  */
 #include <stdbool.h>
-#include "kernel/syscall.h"
+#include "kernel/entry/syscall.h"
 #include "kernel/syscalls.h"
-#include "kernel/process.h"
-#include "kernel/signal.h"
+#include "kernel/task/process.h"
+#include "kernel/task/signal.h"
 #include "kernel/printk.h"
 #include "kernel/errno.h"
 #include "sched/preempt.h"
@@ -184,7 +184,7 @@ bool syscall_dispatch(struct user_regs *regs)
 	regs->rax = (uint64_t)ret;
 	check_preemption_back(nr);
 	if (ret == -ERESTARTSYS)
-		signal_restart_syscall(regs, nr);   /* a signal interrupted it (kernel/signal.c) */
+		signal_restart_syscall(regs, nr);   /* a signal interrupted it (kernel/task/signal.c) */
 	preempt_check_resched();          /* a wake-up meanwhile may want this CPU */
 	irq_disable();                    /* from here to ring 3 nothing may come between */
 	exit_to_user(regs);

@@ -1,4 +1,4 @@
-/* System calls (kernel/syscall.c): what the kernel knows about them beyond the table. */
+/* System calls (kernel/entry/syscall.c): what the kernel knows about them beyond the table. */
 #pragma once
 
 /* Linux x86-64's name for system call nr ("write" for 1), or "unknown". */

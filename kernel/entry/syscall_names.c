@@ -3,7 +3,7 @@
  * that is not implemented (arch/x86/entry/syscalls/syscall_64.tbl in
  * Linux's tree is the reference). Each row starts at the number in its comment.
  */
-#include "kernel/syscall.h"
+#include "kernel/entry/syscall.h"
 #include "lib/util.h"
 
 static const char *const names[] = {

@@ -4,9 +4,9 @@
  * putting the last one never cross. It is held for a few instructions, so
  * one lock serves every process.
  */
-#include "kernel/cwd.h"
-#include "kernel/ramfs.h"
-#include "kernel/process.h"
+#include "kernel/fs/cwd.h"
+#include "kernel/fs/ramfs/ramfs.h"
+#include "kernel/task/process.h"
 #include "kernel/spinlock.h"
 
 static struct spinlock lock = SPINLOCK_INIT("cwd");

@@ -1,5 +1,5 @@
 /*
- * A process's working directory (kernel/cwd.c), where its relative paths
+ * A process's working directory (kernel/fs/cwd.c), where its relative paths
  * start. Its threads share it, as Linux's do with CLONE_FS (musl's threads
  * ask for it); a fork's child starts with a copy.
  */

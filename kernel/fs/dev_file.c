@@ -5,9 +5,9 @@
  * pages, so a shared mapping of it is shared anonymous memory, as on
  * Linux; /dev/null cannot be mapped (-ENODEV).
  */
-#include "kernel/dev_file.h"
-#include "kernel/file.h"
-#include "kernel/pmm.h"
+#include "kernel/fs/dev_file.h"
+#include "kernel/fs/file.h"
+#include "kernel/mm/pmm.h"
 #include "kernel/errno.h"
 
 static long swallow(struct file *f, struct io_cursor *from, uint64_t *pos)

@@ -1,4 +1,4 @@
-/* /dev/null and /dev/zero (kernel/dev_file.c), as the device inodes' kinds of open file. */
+/* /dev/null and /dev/zero (kernel/fs/dev_file.c), as the device inodes' kinds of open file. */
 #pragma once
 
 struct file_ops;

@@ -3,15 +3,15 @@
  * lists the entries, "." and ".." first, as Linux's records
  * (struct linux_dirent64). The file's offset is the place to go on from:
  * 0 is ".", 1 is "..", and an entry's place is its index, which its
- * directory gave it when it was named (kernel/ramfs.h). Indexes only grow,
+ * directory gave it when it was named (kernel/fs/ramfs/ramfs.h). Indexes only grow,
  * so a listing that goes on after entries came and went neither repeats
  * an entry nor skips one that stayed.
  */
-#include "kernel/dir_file.h"
-#include "kernel/ramfs.h"
-#include "kernel/procfs.h"
-#include "kernel/file.h"
-#include "kernel/kmalloc.h"
+#include "kernel/fs/dir_file.h"
+#include "kernel/fs/ramfs/ramfs.h"
+#include "kernel/fs/proc/procfs.h"
+#include "kernel/fs/file.h"
+#include "kernel/mm/kmalloc.h"
 #include "kernel/errno.h"
 #include "arch/x86_64/memlayout.h"
 #include "lib/path.h"
@@ -104,7 +104,7 @@ static size_t whole_records(const char *buf, size_t copied, uint64_t *pos)
  * The records are made into a buffer of the kernel's under the tree's
  * lock, and copied out with it let go: a copy to the program's memory may
  * fault and wait for the address space's lock, and every path lookup
- * would wait behind it (kernel/ramfs.h). A chunk at a time: the listing
+ * would wait behind it (kernel/fs/ramfs/ramfs.h). A chunk at a time: the listing
  * may change between two, and goes on from the place after the last
  * record copied, as from one call to the next.
  */

@@ -1,4 +1,4 @@
-/* Directories as open files (kernel/dir_file.c): what getdents64() lists. */
+/* Directories as open files (kernel/fs/dir_file.c): what getdents64() lists. */
 #pragma once
 
 struct file_ops;

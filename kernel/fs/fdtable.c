@@ -3,10 +3,10 @@
  * slots; a file is put after letting go of it, because the last put
  * releases the file, and that may sleep (a pipe wakes its other end).
  */
-#include "kernel/fdtable.h"
-#include "kernel/file.h"
-#include "kernel/fs.h"
-#include "kernel/kmalloc.h"
+#include "kernel/fs/fdtable.h"
+#include "kernel/fs/file.h"
+#include "kernel/fs/fs.h"
+#include "kernel/mm/kmalloc.h"
 #include "kernel/errno.h"
 
 static bool valid(int fd)

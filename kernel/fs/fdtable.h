@@ -1,6 +1,6 @@
 /*
  * A process's file descriptors: small numbers naming open files
- * (kernel/file.h), each with its close-on-exec flag. fork gives the child
+ * (kernel/fs/file.h), each with its close-on-exec flag. fork gives the child
  * a copy that names the same files; threads, later, will share one table,
  * hence its count.
  */

@@ -1,8 +1,8 @@
-#include "kernel/poll.h"
-#include "kernel/file.h"
-#include "kernel/ramfs.h"
-#include "kernel/ramfs_file.h"
-#include "kernel/kmalloc.h"
+#include "kernel/fs/poll.h"
+#include "kernel/fs/file.h"
+#include "kernel/fs/ramfs/ramfs.h"
+#include "kernel/fs/ramfs/ramfs_file.h"
+#include "kernel/mm/kmalloc.h"
 #include "kernel/errno.h"
 
 _Static_assert(sizeof(struct stat) == 144, "struct stat must be Linux x86-64's");

@@ -1,17 +1,17 @@
 /*
- * Open files. A descriptor (kernel/fdtable.h) names a struct file; dup(),
+ * Open files. A descriptor (kernel/fs/fdtable.h) names a struct file; dup(),
  * fork and the like make more descriptors name the same one, which then
  * share its offset and flags. So a file is counted, and goes when the last
  * reference does. What a file does is its kind's, an ops table: a regular
- * file (kernel/ramfs_file.c), a directory (kernel/dir_file.c), a device
- * (kernel/tty.c, kernel/dev_file.c), a pipe's end (kernel/pipe.c).
- * A file opened by name also holds its inode (kernel/ramfs.h), whose stat
+ * file (kernel/fs/ramfs/ramfs_file.c), a directory (kernel/fs/dir_file.c), a device
+ * (kernel/tty/tty.c, kernel/fs/dev_file.c), a pipe's end (kernel/fs/pipe.c).
+ * A file opened by name also holds its inode (kernel/fs/ramfs/ramfs.h), whose stat
  * is the file's.
  */
 #pragma once
 #include <stdbool.h>
 #include <stdint.h>
-#include "kernel/io_cursor.h"
+#include "kernel/fs/io_cursor.h"
 #include "sched/wait.h"
 
 /* open()'s flags, with Linux's values. */
@@ -63,7 +63,7 @@ struct file_ops {
 	long (*ioctl)(struct file *f, unsigned cmd, uint64_t arg);
 	/* A file without an inode (a pipe) says what it is; one with, its inode does. */
 	int (*stat)(struct file *f, struct stat *st);
-	/* What poll() would find now (POLLIN, POLLOUT, ...: kernel/poll.h),
+	/* What poll() would find now (POLLIN, POLLOUT, ...: kernel/fs/poll.h),
 	 * hanging pt's hook on what will tell of a change (poll_wait()).
 	 * NULL: always ready to read and write, as a regular file. */
 	unsigned (*poll)(struct file *f, struct poll_table *pt);

@@ -1,22 +1,22 @@
 /*
- * The operations by name (kernel/fs.h). Each walks to its path's last
- * component (kernel/path_walk.h) and acts there, under the tree's lock.
+ * The operations by name (kernel/fs/fs.h). Each walks to its path's last
+ * component (kernel/fs/path_walk.h) and acts there, under the tree's lock.
  * The checks follow Linux's, in Linux's order, so that a wrong call gets
  * the error it would get there: "." and ".." cannot be made or removed,
  * a slash after a name asks for a directory, nothing is made in a removed
  * directory, a directory cannot move below itself.
  */
-#include "kernel/fs.h"
-#include "kernel/ramfs.h"
-#include "kernel/procfs.h"
-#include "kernel/ramfs_file.h"
-#include "kernel/dir_file.h"
-#include "kernel/dev_file.h"
-#include "kernel/tty.h"
-#include "kernel/path_walk.h"
-#include "kernel/file.h"
-#include "kernel/kmalloc.h"
-#include "kernel/pmm.h"
+#include "kernel/fs/fs.h"
+#include "kernel/fs/ramfs/ramfs.h"
+#include "kernel/fs/proc/procfs.h"
+#include "kernel/fs/ramfs/ramfs_file.h"
+#include "kernel/fs/dir_file.h"
+#include "kernel/fs/dev_file.h"
+#include "kernel/tty/tty.h"
+#include "kernel/fs/path_walk.h"
+#include "kernel/fs/file.h"
+#include "kernel/mm/kmalloc.h"
+#include "kernel/mm/pmm.h"
 #include "kernel/errno.h"
 #include "kernel/panic.h"
 #include "lib/string.h"

@@ -1,11 +1,11 @@
 /*
- * The file system by name (kernel/fs.c): what the system calls and the
+ * The file system by name (kernel/fs/fs.c): what the system calls and the
  * kernel do with paths. Each walks its path and makes its change under
- * the tree's lock in one go (kernel/ramfs.h), with Linux's errors.
+ * the tree's lock in one go (kernel/fs/ramfs/ramfs.h), with Linux's errors.
  *
  * A path starts at the root if it is absolute, else at start: a working
  * directory or the directory a descriptor names (NULL: the root). None
- * takes the umask into account: the callers have (kernel/sys_fs.c).
+ * takes the umask into account: the callers have (kernel/fs/sys_fs.c).
  */
 #pragma once
 #include <stddef.h>

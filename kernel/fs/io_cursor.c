@@ -1,5 +1,5 @@
-#include "kernel/io_cursor.h"
-#include "kernel/mm.h"
+#include "kernel/fs/io_cursor.h"
+#include "kernel/mm/mm.h"
 #include "kernel/errno.h"
 #include "sched/preempt.h"
 #include "arch/x86_64/memlayout.h"

@@ -1,7 +1,7 @@
 /*
  * A cursor over the memory a read fills or a write drains: one buffer or
  * several (readv, writev), in a program's memory or in the kernel's. File
- * operations (kernel/file.h) take one, so the same pipe code serves a
+ * operations (kernel/fs/file.h) take one, so the same pipe code serves a
  * program's system call and a kernel test, and only the cursor knows which
  * kind of memory it walks.
  */
@@ -51,7 +51,7 @@ size_t copy_from_cursor(struct io_cursor *c, void *dst, size_t n);
 /* The same with n zero bytes: a file's hole, /dev/zero. */
 size_t zeros_to_cursor(struct io_cursor *c, size_t n);
 
-/* copy_from_cursor() with user faults off (kernel/mm.h): a page of the
+/* copy_from_cursor() with user faults off (kernel/mm/mm.h): a page of the
  * program's that is not there ends the copy short, rather than be
  * brought in. For a copy under a lock that must not wait for a fault
  * (docs/userspace.md, "Locks and user copies"). */

@@ -1,7 +1,7 @@
-#include "kernel/path_walk.h"
-#include "kernel/ramfs.h"
-#include "kernel/procfs.h"
-#include "kernel/fs.h"
+#include "kernel/fs/path_walk.h"
+#include "kernel/fs/ramfs/ramfs.h"
+#include "kernel/fs/proc/procfs.h"
+#include "kernel/fs/fs.h"
 #include "kernel/errno.h"
 
 int path_entry(const struct path_last *last, struct dentry **out)

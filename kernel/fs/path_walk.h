@@ -1,6 +1,6 @@
 /*
- * Walking a path through the tree (kernel/path_walk.c), under the tree's
- * lock (kernel/ramfs.h): component by component (lib/path.h), "." staying
+ * Walking a path through the tree (kernel/fs/path_walk.c), under the tree's
+ * lock (kernel/fs/ramfs/ramfs.h): component by component (lib/path.h), "." staying
  * and ".." going up (the root's ".." is the root), with Linux's errors.
  * The last component is left to the caller, who may want to make it,
  * remove it or open it: path_parent() stops in front of it.

@@ -17,13 +17,13 @@
  * orders that wake-up with the sleeper's check (sched/wait.h): no wake-up
  * is lost.
  */
-#include "kernel/pipe.h"
-#include "kernel/file.h"
-#include "kernel/poll.h"
-#include "kernel/kmalloc.h"
-#include "kernel/pmm.h"
+#include "kernel/fs/pipe.h"
+#include "kernel/fs/file.h"
+#include "kernel/fs/poll.h"
+#include "kernel/mm/kmalloc.h"
+#include "kernel/mm/pmm.h"
 #include "kernel/errno.h"
-#include "kernel/task.h"
+#include "kernel/task/kthread.h"
 #include "sched/platform.h"
 #include "arch/x86_64/memlayout.h"
 #include "lib/string.h"

@@ -1,9 +1,9 @@
-#include "kernel/poll.h"
-#include "kernel/file.h"
-#include "kernel/fdtable.h"
-#include "kernel/process.h"
-#include "kernel/kmalloc.h"
-#include "kernel/timer.h"
+#include "kernel/fs/poll.h"
+#include "kernel/fs/file.h"
+#include "kernel/fs/fdtable.h"
+#include "kernel/task/process.h"
+#include "kernel/mm/kmalloc.h"
+#include "kernel/time/timer.h"
 #include "kernel/syscalls.h"
 #include "kernel/errno.h"
 #include "kernel/panic.h"
@@ -67,7 +67,7 @@ void poll_wait(struct poll_table *pt, struct poll_list *l)
 		if (pt->hooks[i].list == l)
 			return;           /* two descriptors of one pipe: one hook serves */
 	if (pt->nr_hooks == pt->max_hooks)
-		panic("poll_wait: a file kind's poll hangs more than one hook");   /* kernel/poll.h's rule */
+		panic("poll_wait: a file kind's poll hangs more than one hook");   /* kernel/fs/poll.h's rule */
 	struct poll_hook *h = &pt->hooks[pt->nr_hooks++];
 	*h = (struct poll_hook){ .list = l, .table = pt };
 	uint64_t flags = spin_lock_irqsave(&l->lock);

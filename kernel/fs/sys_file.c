@@ -1,21 +1,21 @@
 /*
  * The file system calls: descriptors in the calling process's table
- * (kernel/fdtable.h) naming open files (kernel/file.h). Each looks its
+ * (kernel/fs/fdtable.h) naming open files (kernel/fs/file.h). Each looks its
  * descriptor up, which takes a reference, so the file stays while the call
  * uses it even if another thread closes the descriptor meanwhile.
  *
- * The calls that take a name are kernel/sys_fs.c's.
+ * The calls that take a name are kernel/fs/sys_fs.c's.
  */
 #include "kernel/syscalls.h"
-#include "kernel/signal.h"
-#include "kernel/fdtable.h"
-#include "kernel/file.h"
-#include "kernel/pipe.h"
-#include "kernel/ramfs.h"
-#include "kernel/process.h"
-#include "kernel/kmalloc.h"
+#include "kernel/task/signal.h"
+#include "kernel/fs/fdtable.h"
+#include "kernel/fs/file.h"
+#include "kernel/fs/pipe.h"
+#include "kernel/fs/ramfs/ramfs.h"
+#include "kernel/task/process.h"
+#include "kernel/mm/kmalloc.h"
 #include "kernel/errno.h"
-#include "kernel/task.h"
+#include "kernel/task/kthread.h"
 #include "sched/platform.h"
 #include "arch/x86_64/memlayout.h"
 #include "arch/x86_64/user.h"
@@ -282,7 +282,7 @@ long sys_fcntl(const uint64_t *arg)
 
 /* As Linux: the descriptors are reserved, copied out, and only then
  * installed, so that a failed copy leaves nothing any other thread could
- * have seen, used or reused (kernel/fdtable.h). */
+ * have seen, used or reused (kernel/fs/fdtable.h). */
 long sys_pipe2(const uint64_t *arg)
 {
 	unsigned flags = (unsigned)arg[1];

@@ -3,19 +3,19 @@
  * renaming, the working directory, access and the umask. Each copies its
  * path in, finds where a relative one starts (the working directory, or
  * with the *at calls the directory dirfd names) and hands both to
- * kernel/fs.c, which walks and acts under the tree's lock.
+ * kernel/fs/fs.c, which walks and acts under the tree's lock.
  */
 #include "kernel/syscalls.h"
-#include "kernel/fs.h"
-#include "kernel/path_walk.h"
-#include "kernel/ramfs.h"
-#include "kernel/cwd.h"
-#include "kernel/fdtable.h"
-#include "kernel/file.h"
-#include "kernel/process.h"
-#include "kernel/kmalloc.h"
+#include "kernel/fs/fs.h"
+#include "kernel/fs/path_walk.h"
+#include "kernel/fs/ramfs/ramfs.h"
+#include "kernel/fs/cwd.h"
+#include "kernel/fs/fdtable.h"
+#include "kernel/fs/file.h"
+#include "kernel/task/process.h"
+#include "kernel/mm/kmalloc.h"
 #include "kernel/errno.h"
-#include "kernel/task.h"
+#include "kernel/task/kthread.h"
 #include "sched/platform.h"
 #include "arch/x86_64/memlayout.h"
 #include "arch/x86_64/user.h"

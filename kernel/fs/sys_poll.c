@@ -1,17 +1,17 @@
 /*
  * poll, ppoll, select and pselect6: the caller's array (or bit sets) in
  * and out, the timeout turned into a deadline, and the signal mask of
- * ppoll and pselect6; kernel/poll.c does the waiting. None is restarted
+ * ppoll and pselect6; kernel/fs/poll.c does the waiting. None is restarted
  * after a signal's handler, even with SA_RESTART (Linux's rule too): they
  * fail with EINTR.
  */
 #include "kernel/syscalls.h"
-#include "kernel/poll.h"
-#include "kernel/process.h"
-#include "kernel/thread.h"
-#include "kernel/signal.h"
-#include "kernel/kmalloc.h"
-#include "kernel/fdtable.h"
+#include "kernel/fs/poll.h"
+#include "kernel/task/process.h"
+#include "kernel/task/thread.h"
+#include "kernel/task/signal.h"
+#include "kernel/mm/kmalloc.h"
+#include "kernel/fs/fdtable.h"
 #include "kernel/errno.h"
 #include "sched/platform.h"
 #include "sched/task.h"

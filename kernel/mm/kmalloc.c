@@ -1,6 +1,6 @@
 #include <stdint.h>
-#include "kernel/kmalloc.h"
-#include "kernel/pmm.h"
+#include "kernel/mm/kmalloc.h"
+#include "kernel/mm/pmm.h"
 #include "arch/x86_64/memlayout.h"
 #include "kernel/spinlock.h"
 #include "kernel/panic.h"

@@ -3,7 +3,7 @@
  * first 256 top-level entries) is its own: every table there belongs to it
  * and goes with it, and so does every page it alone holds. The upper half
  * is copied from the kernel's top-level table, whose entries all exist
- * from boot on (kernel/vmm.c), so nothing the kernel maps later is missing
+ * from boot on (kernel/mm/vmm.c), so nothing the kernel maps later is missing
  * here.
  *
  * A page-table entry of a mapped page always holds the page's address,
@@ -24,18 +24,18 @@
  * else. An entry that gains a right needs nothing: a CPU that faults on
  * its stale copy drops it and finds the new one (mm_fault()).
  */
-#include "kernel/mm.h"
-#include "kernel/pmm.h"
-#include "kernel/vmm.h"
-#include "kernel/kmalloc.h"
-#include "kernel/file.h"
+#include "kernel/mm/mm.h"
+#include "kernel/mm/pmm.h"
+#include "kernel/mm/vmm.h"
+#include "kernel/mm/kmalloc.h"
+#include "kernel/fs/file.h"
 #include "kernel/errno.h"
 #include "kernel/panic.h"
 #include "kernel/percpu.h"
-#include "kernel/smp.h"
+#include "kernel/entry/smp.h"
 #include "kernel/printk.h"
 #include "kernel/lockdep.h"
-#include "kernel/thread.h"
+#include "kernel/task/thread.h"
 #include "sched/preempt.h"
 #include "sched/platform.h"
 #include "arch/x86_64/paging.h"
@@ -132,7 +132,7 @@ static void let_go(void *mm)
 void mm_destroy(struct mm *mm)
 {
 	/* A CPU that ran one of its threads and then a kernel task still has
-	 * its tables loaded (kernel/sched_glue.c), this one too (the caller,
+	 * its tables loaded (kernel/entry/sched_glue.c), this one too (the caller,
 	 * a kernel task by now, may have been switched in after a thread of
 	 * mm, or a vfork() child sharing it): each leaves them before they
 	 * go. Nothing can load them again: no thread of mm is left. */

@@ -3,12 +3,12 @@
  * the kernel's (the same lower-level tables, so every kernel mapping is in
  * every address space), and below it the program's pages. The threads of
  * a process share it, so its lock is held by whoever changes one that a
- * thread runs on: the system calls (kernel/sys_mm.c), fork and the fault
+ * thread runs on: the system calls (kernel/mm/sys_mm.c), fork and the fault
  * path. One that nothing runs on yet (exec builds it) needs no lock.
  *
- * Pages may be shared between address spaces (kernel/pmm.h counts their
+ * Pages may be shared between address spaces (kernel/mm/pmm.h counts their
  * holders), and with files (a file's pages are the file system's, and
- * mmap maps them: kernel/ramfs_file.c). mm_fork() shares all of them: a
+ * mmap maps them: kernel/fs/ramfs/ramfs_file.c). mm_fork() shares all of them: a
  * shared region's (MAP_SHARED)
  * stay writable in both; a private region's become copy-on-write, read-only
  * in both until a write faults and mm_fault() gives the writer a copy.
@@ -22,8 +22,8 @@
  *   USER_STACK_TOP  0x7ffffffff000  the stack grows down from here, up to
  *                                   USER_STACK_MAX, then a guard gap
  *   USER_HEAP_END   0x7fffff6ff000  programs, the brk heap and mmap's picks stay below
- *                   0x7fffff6fc000  the vDSO: its data page, then its code (kernel/vdso.c)
- *                   0x555555554000  static-pie programs (kernel/exec.c)
+ *                   0x7fffff6fc000  the vDSO: its data page, then its code (kernel/mm/vdso.c)
+ *                   0x555555554000  static-pie programs (kernel/task/exec.c)
  *                   0x000000400000  ordinary static programs (their link address)
  *   USER_BASE       0x000000010000  nothing below: a NULL pointer faults
  */
@@ -48,7 +48,7 @@ enum { PROT_NONE = 0, PROT_READ = 1, PROT_WRITE = 2, PROT_EXEC = 4 };
 #define PROT_ALL (PROT_READ | PROT_WRITE | PROT_EXEC)
 
 /* A region's flags: MAP_SHARED (else private); a stack, which a fault
- * just below it grows down (kernel/mm.c, Linux's VM_GROWSDOWN). */
+ * just below it grows down (kernel/mm/mm.c, Linux's VM_GROWSDOWN). */
 enum { MM_SHARED = 1, MM_GROWSDOWN = 2 };
 
 /* A run of pages mapped alike. A private anonymous page comes, zeroed, on
@@ -70,10 +70,10 @@ struct mm {
 	struct mutex lock;                /* see above; a fault may sleep on it, as on Linux's mmap_lock */
 	uint64_t *pml4;                   /* its top-level table, through the direct map */
 	struct list_node regions;
-	uint64_t entry, start_stack;      /* where its first thread starts (kernel/exec.c) */
+	uint64_t entry, start_stack;      /* where its first thread starts (kernel/task/exec.c) */
 	uint64_t brk_start, brk;          /* the heap: [brk_start, brk) */
 	uint64_t brk_mapped;              /* the heap's pages are mapped up to here (brk may have shrunk) */
-	uint64_t tlb_gen;                 /* shootdowns so far (kernel/mm.c): atomic */
+	uint64_t tlb_gen;                 /* shootdowns so far (kernel/mm/mm.c): atomic */
 };
 
 struct mm *mm_create(void);               /* NULL when out of memory */
@@ -166,7 +166,7 @@ int mm_write(struct mm *mm, uint64_t addr, const void *src, size_t len);
  * (a file's, which mmap takes), unless with faults off (below). */
 bool mm_fault(struct mm *mm, uint64_t addr, uint64_t error_code);
 
-/* Where a futex word lives (kernel/futex.c): 1 and its physical address
+/* Where a futex word lives (kernel/task/futex.c): 1 and its physical address
  * in *phys if addr is in a shared mapping (the same word in every process
  * that maps it), 0 if in a private one, -EFAULT if nothing is mapped. */
 int mm_shared_phys(struct mm *mm, uint64_t addr, uint64_t *phys);
@@ -178,7 +178,7 @@ uint64_t mm_brk(struct mm *mm, uint64_t addr);
  * that faults fails at once, rather than make the page present (Linux's
  * pagefault_disable()): for a copy under a lock that must not wait for a
  * fault (a futex bucket's spinlock, a file's lock: copy_from_cursor_nofault()
- * in kernel/io_cursor.h), whose caller brings the page in with the lock
+ * in kernel/fs/io_cursor.h), whose caller brings the page in with the lock
  * let go, and tries again. */
 void user_faults_off(void);
 void user_faults_on(void);
@@ -186,7 +186,7 @@ void user_faults_on(void);
 /* This CPU uses mm's page tables from now on; NULL: the kernel's.
  * Interrupts or preemption off. */
 void mm_activate(struct mm *mm);
-/* The switch (kernel/sched_glue.c), interrupts off: the next task runs on
+/* The switch (kernel/entry/sched_glue.c), interrupts off: the next task runs on
  * mm, or is a kernel task (NULL), which keeps the tables loaded, lazily
  * (Linux's lazy TLB): a return to the same program then needs no CR3
  * write, and shootdowns do not wake the CPU (it catches up on return). */

@@ -1,11 +1,11 @@
 #include <stdbool.h>
-#include "kernel/pmm.h"
+#include "kernel/mm/pmm.h"
 #include "kernel/multiboot.h"
 #include "arch/x86_64/memlayout.h"
 #include "kernel/spinlock.h"
 #include "kernel/printk.h"
 #include "kernel/panic.h"
-#include "kernel/vmm.h"
+#include "kernel/mm/vmm.h"
 #include "lib/string.h"
 #include "sched/platform.h"
 

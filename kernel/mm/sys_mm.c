@@ -1,12 +1,12 @@
 /*
  * mmap, mprotect, munmap, mremap, madvise and brk: the checks and choices of Linux's system
- * calls; kernel/mm.c does the mapping. A private anonymous page comes on
+ * calls; kernel/mm/mm.c does the mapping. A private anonymous page comes on
  * its first touch; a shared one, and a file's, at mmap. MAP_POPULATE and
  * MAP_NORESERVE are accepted and change nothing.
  *
  * A file's mapping maps the file's own pages (their kind's map_page): a
  * shared one writes into the file, a private one's pages are copy-on-write
- * (kernel/mm.c). A shared one of a file not open for writing may never be
+ * (kernel/mm/mm.c). A shared one of a file not open for writing may never be
  * made writable (mprotect: EACCES), as Linux's VM_MAYWRITE says. The file's pages are fixed at mmap: past its end then,
  * a mapping gets zeroed pages of its own where Linux would send SIGBUS,
  * and the file growing later does not reach them.
@@ -19,12 +19,12 @@
  */
 #include <stdbool.h>
 #include "kernel/syscalls.h"
-#include "kernel/mm.h"
-#include "kernel/process.h"
-#include "kernel/fdtable.h"
-#include "kernel/file.h"
-#include "kernel/fs.h"
-#include "kernel/pipe.h"
+#include "kernel/mm/mm.h"
+#include "kernel/task/process.h"
+#include "kernel/fs/fdtable.h"
+#include "kernel/fs/file.h"
+#include "kernel/fs/fs.h"
+#include "kernel/fs/pipe.h"
 #include "kernel/errno.h"
 #include "sched/preempt.h"
 #include "arch/x86_64/user.h"
@@ -119,7 +119,7 @@ static long mmap_in(struct mm *mm, const uint64_t *arg, struct file *file)
 }
 
 /* Each call holds the address space's lock throughout: another thread's
- * mmap must not take the place this one has chosen (kernel/mm.h). */
+ * mmap must not take the place this one has chosen (kernel/mm/mm.h). */
 static struct mm *lock_my_mm(void)
 {
 	struct mm *mm = sched_current()->process->mm;

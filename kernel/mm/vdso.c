@@ -2,7 +2,7 @@
  * The vDSO: a small shared object (arch/x86_64/vdso/) mapped into every
  * program, whose clock_gettime(), gettimeofday() and time() read the clock
  * in ring 3 with no system call, as Linux's do; the C library finds it
- * through the auxiliary vector (AT_SYSINFO_EHDR, kernel/exec.c).
+ * through the auxiliary vector (AT_SYSINFO_EHDR, kernel/task/exec.c).
  *
  * Its code is the kernel's copy of the built file, in pages of its own;
  * below it, one read-only page of data (struct vdso_data): the numbers the
@@ -10,11 +10,11 @@
  * once, at boot, and every process maps the same pages (the kernel keeps
  * a reference to each), at the top of the mmap area, USER_VDSO.
  */
-#include "kernel/vdso.h"
-#include "kernel/mm.h"
-#include "kernel/pmm.h"
+#include "kernel/mm/vdso.h"
+#include "kernel/mm/mm.h"
+#include "kernel/mm/pmm.h"
 #include "kernel/panic.h"
-#include "kernel/realtime.h"
+#include "kernel/time/realtime.h"
 #include "arch/x86_64/time.h"
 #include "arch/x86_64/vdso/vdso_data.h"
 #include "lib/string.h"

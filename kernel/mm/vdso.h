@@ -1,4 +1,4 @@
-/* The vDSO (kernel/vdso.c): the clock read in ring 3, in every process. */
+/* The vDSO (kernel/mm/vdso.c): the clock read in ring 3, in every process. */
 #pragma once
 #include <stdint.h>
 

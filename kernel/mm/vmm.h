@@ -17,7 +17,7 @@ bool is_mapped(uint64_t va);
 size_t vmm_table_pages(void);         /* page-table pages allocated since boot */
 void identity_map_remove(void);       /* once every CPU runs in the higher half */
 
-/* User address spaces (kernel/mm.c) share the kernel half of the tables. */
+/* User address spaces (kernel/mm/mm.c) share the kernel half of the tables. */
 void vmm_copy_kernel_half(uint64_t *user_pml4);   /* into a new top-level table */
 uint64_t vmm_kernel_pml4_phys(void);  /* the tables kernel tasks run on */
 

@@ -7,13 +7,13 @@
  * filled through the direct map, so the address space need not be the
  * running one.
  */
-#include "kernel/exec.h"
-#include "kernel/vdso.h"
+#include "kernel/task/exec.h"
+#include "kernel/mm/vdso.h"
 #include "kernel/random.h"
-#include "kernel/path_walk.h"
-#include "kernel/ramfs.h"
-#include "kernel/ramfs_file.h"
-#include "kernel/kmalloc.h"
+#include "kernel/fs/path_walk.h"
+#include "kernel/fs/ramfs/ramfs.h"
+#include "kernel/fs/ramfs/ramfs_file.h"
+#include "kernel/mm/kmalloc.h"
 #include "kernel/errno.h"
 #include "kernel/printk.h"
 #include "arch/x86_64/cpu.h"
@@ -156,7 +156,7 @@ static int setup_stack(struct mm *mm, const struct elf_image *img, uint64_t vdso
 		{ AT_HWCAP, cpuid(1, 0).edx },   /* as Linux: CPUID leaf 1's feature bits */
 		{ AT_CLKTCK, 100 },              /* times()'s unit, Linux's USER_HZ, whatever hz= is */
 		{ AT_EXECFN, execfn },
-		{ AT_SYSINFO_EHDR, vdso },       /* the vDSO's ELF header: kernel/vdso.c */
+		{ AT_SYSINFO_EHDR, vdso },       /* the vDSO's ELF header: kernel/mm/vdso.c */
 		{ AT_NULL, 0 },
 	};
 	w.at = sp;

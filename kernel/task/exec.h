@@ -1,6 +1,6 @@
-/* Programs into address spaces (kernel/exec.c). */
+/* Programs into address spaces (kernel/task/exec.c). */
 #pragma once
-#include "kernel/mm.h"
+#include "kernel/mm/mm.h"
 
 /* The most the arguments, environment and auxiliary vector may take on a
  * new stack, pointers included (Linux allows a quarter of the stack limit). */

@@ -6,14 +6,14 @@
  * that is still intact, as on Linux. Then the descriptors marked
  * close-on-exec close, and the thread enters the new program.
  */
-#include "kernel/process.h"
-#include "kernel/exec.h"
-#include "kernel/fdtable.h"
-#include "kernel/cwd.h"
-#include "kernel/ramfs.h"
-#include "kernel/kmalloc.h"
+#include "kernel/task/process.h"
+#include "kernel/task/exec.h"
+#include "kernel/fs/fdtable.h"
+#include "kernel/fs/cwd.h"
+#include "kernel/fs/ramfs/ramfs.h"
+#include "kernel/mm/kmalloc.h"
 #include "kernel/errno.h"
-#include "kernel/vmm.h"
+#include "kernel/mm/vmm.h"
 #include "sched/api.h"
 #include "sched/preempt.h"
 #include "arch/x86_64/cpu.h"

@@ -1,5 +1,5 @@
 /*
- * Futexes (kernel/futex.h). Waiters sleep in one of a fixed set of buckets,
+ * Futexes (kernel/task/futex.h). Waiters sleep in one of a fixed set of buckets,
  * chosen by a hash of the word's key: a bucket is a wait queue whose tasks
  * may wait on different words, so a wake looks at each waiter's key (in
  * its thread's futex_wait). A waiter queues itself and checks the word
@@ -9,12 +9,12 @@
  * A requeue moves a waiter to another bucket while it sleeps, so a waiter
  * that wakes leaves whichever bucket it is in by then (leave_bucket).
  */
-#include "kernel/futex.h"
-#include "kernel/thread.h"
-#include "kernel/process.h"
-#include "kernel/mm.h"
+#include "kernel/task/futex.h"
+#include "kernel/task/thread.h"
+#include "kernel/task/process.h"
+#include "kernel/mm/mm.h"
 #include "kernel/errno.h"
-#include "kernel/timer.h"
+#include "kernel/time/timer.h"
 #include "sched/api.h"
 #include "sched/wait.h"
 #include "sched/platform.h"

@@ -4,7 +4,7 @@
  * enters the kernel only to sleep on it while it holds an expected value
  * (FUTEX_WAIT), or to wake those sleeping on it (FUTEX_WAKE). The check
  * and the sleep are one step under the word's bucket lock, so a wake that
- * follows a change of the word is never lost. kernel/futex.c has the rest.
+ * follows a change of the word is never lost. kernel/task/futex.c has the rest.
  */
 #pragma once
 #include <stdbool.h>

@@ -8,9 +8,9 @@
  * may only go once the task has switched away for the last time, which the
  * scheduler reports through sched_task_dead().
  */
-#include "kernel/task.h"
-#include "kernel/kmalloc.h"
-#include "kernel/vmm.h"
+#include "kernel/task/kthread.h"
+#include "kernel/mm/kmalloc.h"
+#include "kernel/mm/vmm.h"
 #include "kernel/panic.h"
 #include "kernel/percpu.h"
 #include "sched/api.h"

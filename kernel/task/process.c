@@ -1,7 +1,7 @@
 /*
  * Processes as tasks: their tree, their threads, their start and their
  * end. A thread's task starts in the kernel, only to drop to ring 3
- * (enter_program, or a clone's resume_child in kernel/fork.c); from then
+ * (enter_program, or a clone's resume_child in kernel/task/fork.c); from then
  * on it enters the kernel by system calls and interrupts, and leaves in
  * thread_exit() (exit()) or process_exit() (exit_group(), or killed by a
  * fault of its own or a signal, which ends every thread). The last thread
@@ -14,22 +14,22 @@
  * Each process's list of threads is under its signal lock, taken after
  * the tree's.
  */
-#include "kernel/process.h"
-#include "kernel/tty.h"
-#include "kernel/thread.h"
-#include "kernel/futex.h"
-#include "kernel/exec.h"
-#include "kernel/fdtable.h"
-#include "kernel/task.h"
-#include "kernel/kmalloc.h"
+#include "kernel/task/process.h"
+#include "kernel/tty/tty.h"
+#include "kernel/task/thread.h"
+#include "kernel/task/futex.h"
+#include "kernel/task/exec.h"
+#include "kernel/fs/fdtable.h"
+#include "kernel/task/kthread.h"
+#include "kernel/mm/kmalloc.h"
 #include "kernel/errno.h"
 #include "kernel/printk.h"
-#include "kernel/cwd.h"
-#include "kernel/fs.h"
-#include "kernel/path_walk.h"
-#include "kernel/ramfs.h"
-#include "kernel/pmm.h"
-#include "kernel/vmm.h"
+#include "kernel/fs/cwd.h"
+#include "kernel/fs/fs.h"
+#include "kernel/fs/path_walk.h"
+#include "kernel/fs/ramfs/ramfs.h"
+#include "kernel/mm/pmm.h"
+#include "kernel/mm/vmm.h"
 #include "sched/api.h"
 #include "sched/wait.h"
 #include "sched/platform.h"

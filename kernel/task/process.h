@@ -1,6 +1,6 @@
 /*
  * User processes. A process is a program's address space and whatever else
- * its threads share; each thread is a task (kernel/task.h) whose `process`
+ * its threads share; each thread is a task (kernel/task/kthread.h) whose `process`
  * points here, and the scheduler sees only tasks. Its pid is its first
  * thread's (Linux's tgid); each thread's id is its task's pid.
  * docs/userspace.md tells the whole.
@@ -15,9 +15,9 @@
 #pragma once
 #include <stdbool.h>
 #include <stdint.h>
-#include "kernel/mm.h"
-#include "kernel/signal.h"
-#include "kernel/cputime.h"
+#include "kernel/mm/mm.h"
+#include "kernel/task/signal.h"
+#include "kernel/time/cputime.h"
 #include "lib/list.h"
 
 #define SYSCALL_NR_TRACKED 512            /* numbers below this are reported missing one by one */
@@ -41,10 +41,10 @@ struct process {
 	/* Shared by its threads, freed as the last one leaves. */
 	struct mm *mm;
 	struct fdtable *files;
-	struct inode *cwd;                /* the working directory: kernel/cwd.h */
+	struct inode *cwd;                /* the working directory: kernel/fs/cwd.h */
 	unsigned umask;                   /* umask(): atomic */
 	/* System calls the program was told are not implemented: each is
-	 * logged once (kernel/syscall.c). */
+	 * logged once (kernel/entry/syscall.c). */
 	uint64_t reported_missing[SYSCALL_NR_TRACKED / 64 + 1];   /* + 1: all the larger numbers */
 	uint64_t robust_list;             /* set_robust_list(): the C library's, for threads */
 	uint64_t timer_slack_ns;          /* prctl(PR_SET_TIMERSLACK), only told back; 0: the default */
@@ -149,7 +149,7 @@ int process_waitid(int idtype, int id, int options, int *pid, int *status);
  * -pid. 0, -ESRCH (nobody), -EINVAL. Signal 0 only asks whether pid exists
  * (a zombie does). */
 int process_kill(int pid, int signal);
-/* The terminal's (kernel/tty.c): sig from the kernel to every process of
+/* The terminal's (kernel/tty/tty.c): sig from the kernel to every process of
  * group pgid (0, or -ESRCH if it has none)... */
 int process_signal_group(int pgid, int signal);
 /* ...whether group pgid lives in session sid (0), elsewhere (-EPERM) or
@@ -174,7 +174,7 @@ void process_stop(int sig);
 /* exit(): the calling thread ends; the process too, if it was the last. */
 void thread_exit(int status) __attribute__((noreturn));
 
-/* clone()'s arguments (kernel/fork.c acts on them). */
+/* clone()'s arguments (kernel/task/fork.c acts on them). */
 struct clone_args {
 	uint64_t flags, stack, parent_tid, child_tid, tls;
 };
@@ -198,7 +198,7 @@ struct cputime process_self_cpu_time(void);
 /* The CPU time of thread tid of the calling process: 0, or -ESRCH. */
 int process_thread_cpu_time(int tid, struct cputime *time);
 
-/* For /proc (kernel/process_info.c): the tree's lock, which guards every
+/* For /proc (kernel/fs/proc/process_info.c): the tree's lock, which guards every
  * process's place in it; a process by pid, not yet waited for (NULL if
  * none); and every such process in turn. */
 uint64_t process_tree_lock(void);

@@ -10,12 +10,12 @@
  * A signal is sent either to a process (kill, the alarm, SIGCHLD), and
  * any of its threads that does not block it takes it, or to one thread
  * (tkill, a fault of its own). What a thread has of its own (its mask, its
- * alternate stack, the signals sent to it alone) is in kernel/thread.h.
+ * alternate stack, the signals sent to it alone) is in kernel/task/thread.h.
  */
 #pragma once
 #include <stdbool.h>
 #include <stdint.h>
-#include "kernel/timer.h"
+#include "kernel/time/timer.h"
 #include "kernel/spinlock.h"
 #include "sched/wait.h"
 
@@ -114,7 +114,7 @@ void signals_exit(struct signals *s);                   /* the alarm cancelled *
  * and a thread that does not block it woken from an interruptible sleep,
  * or interrupted in ring 3 on another CPU. Ignored signals are dropped
  * here. The caller keeps proc alive: it holds the process tree's lock
- * (kernel/process.c), or is one of proc's threads or its alarm. */
+ * (kernel/task/process.c), or is one of proc's threads or its alarm. */
 void signal_send(struct process *proc, const struct sig_info *info);
 /* The same, to thread t of proc alone (tkill, a fault): under proc's
  * signal lock, which keeps t in the process. */
@@ -150,7 +150,7 @@ void signal_deliver(struct user_regs *regs);
  * unless a handler without SA_RESTART runs first (then it fails with -EINTR). */
 void signal_restart_syscall(struct user_regs *regs, uint64_t nr);
 
-/* The system calls (kernel/sys_signal.c uses them). */
+/* The system calls (kernel/task/sys_signal.c uses them). */
 long signal_action(int sig, const struct k_sigaction *act, struct k_sigaction *old);
 void signal_set_blocked(sigset_t blocked);
 long signal_return(struct user_regs *regs);

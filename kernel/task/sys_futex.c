@@ -1,13 +1,13 @@
 /*
  * futex(): the operation and its flags, the timeout, Linux's checks;
- * kernel/futex.c does the work. The operations musl's threads, locks and
+ * kernel/task/futex.c does the work. The operations musl's threads, locks and
  * condition variables use: WAIT, WAKE, REQUEUE, CMP_REQUEUE, WAIT_BITSET
  * and WAKE_BITSET, private or shared. The priority-inheritance and robust
  * operations are -ENOSYS.
  */
 #include "kernel/syscalls.h"
-#include "kernel/futex.h"
-#include "kernel/realtime.h"
+#include "kernel/task/futex.h"
+#include "kernel/time/realtime.h"
 #include "kernel/errno.h"
 #include "arch/x86_64/time.h"
 

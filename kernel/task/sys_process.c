@@ -4,7 +4,7 @@
  * thread's own (docs/userspace.md).
  */
 #include "kernel/syscalls.h"
-#include "kernel/process.h"
+#include "kernel/task/process.h"
 #include "kernel/errno.h"
 #include "sched/api.h"
 #include "sched/platform.h"

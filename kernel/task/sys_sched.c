@@ -5,7 +5,7 @@
  */
 #include "kernel/syscalls.h"
 #include "kernel/errno.h"
-#include "kernel/process.h"
+#include "kernel/task/process.h"
 #include "sched/api.h"
 #include "sched/platform.h"
 #include "arch/x86_64/user.h"

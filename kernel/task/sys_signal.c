@@ -1,11 +1,11 @@
 /*
  * The signal system calls: copying arguments in and out, and Linux's
- * checks on them; kernel/signal.c does the work.
+ * checks on them; kernel/task/signal.c does the work.
  */
 #include "kernel/syscalls.h"
-#include "kernel/signal.h"
-#include "kernel/process.h"
-#include "kernel/thread.h"
+#include "kernel/task/signal.h"
+#include "kernel/task/process.h"
+#include "kernel/task/thread.h"
 #include "kernel/errno.h"
 #include "sched/api.h"
 #include "sched/platform.h"

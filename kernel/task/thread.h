@@ -7,8 +7,8 @@
  */
 #pragma once
 #include <stdbool.h>
-#include "kernel/signal.h"
-#include "kernel/futex.h"
+#include "kernel/task/signal.h"
+#include "kernel/task/futex.h"
 #include "lib/list.h"
 
 struct task;
@@ -28,5 +28,5 @@ struct thread {
 	                                     (-ERESTARTSYS): only the thread */
 
 	bool fault_out_of_memory;         /* its last page fault found no free page (mm_fault): only the thread */
-	struct futex_wait futex;          /* kernel/futex.c */
+	struct futex_wait futex;          /* kernel/task/futex.c */
 };

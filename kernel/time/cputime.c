@@ -1,5 +1,5 @@
-#include "kernel/cputime.h"
-#include "kernel/task.h"
+#include "kernel/time/cputime.h"
+#include "kernel/task/kthread.h"
 #include "kernel/percpu.h"
 #include "sched/api.h"
 #include "sched/platform.h"

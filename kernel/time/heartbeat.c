@@ -1,7 +1,7 @@
 /* heartbeat=N: every N seconds, a line with every CPU's tick count and its
  * rise since the line before, to watch the ticks (and nohz) at work. */
-#include "kernel/heartbeat.h"
-#include "kernel/timer.h"
+#include "kernel/time/heartbeat.h"
+#include "kernel/time/timer.h"
 #include "kernel/percpu.h"
 #include "kernel/params.h"
 #include "kernel/printk.h"

@@ -1,4 +1,4 @@
-#include "kernel/loadavg.h"
+#include "kernel/time/loadavg.h"
 #include "sched/api.h"
 #include "arch/x86_64/time.h"
 #include "lib/time_units.h"

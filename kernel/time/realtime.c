@@ -1,4 +1,4 @@
-#include "kernel/realtime.h"
+#include "kernel/time/realtime.h"
 #include "kernel/printk.h"
 #include "arch/x86_64/time.h"
 #include "lib/time_units.h"

@@ -1,15 +1,15 @@
 /*
  * The time system calls. Every clock is read from clock_ns(), the TSC in
  * nanoseconds: the monotonic ones as they are, the real-time one from the
- * RTC's date at boot on (kernel/realtime.c), and the CPU-time clocks from
+ * RTC's date at boot on (kernel/time/realtime.c), and the CPU-time clocks from
  * the scheduler's own accounting (task_sched_runtime), to the nanosecond,
- * split into user and system time by the tick's samples (kernel/cputime.h).
+ * split into user and system time by the tick's samples (kernel/time/cputime.h).
  */
 #include "kernel/syscalls.h"
-#include "kernel/realtime.h"
-#include "kernel/process.h"
-#include "kernel/cputime.h"
-#include "kernel/tick.h"
+#include "kernel/time/realtime.h"
+#include "kernel/task/process.h"
+#include "kernel/time/cputime.h"
+#include "kernel/time/tick.h"
 #include "kernel/errno.h"
 #include "sched/api.h"
 #include "sched/platform.h"

@@ -1,4 +1,4 @@
-#include "kernel/timer.h"
+#include "kernel/time/timer.h"
 #include "kernel/percpu.h"
 #include "kernel/spinlock.h"
 #include "arch/x86_64/lapic.h"

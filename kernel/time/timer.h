@@ -2,7 +2,7 @@
  * Time events. Each CPU keeps its pending timers in a red-black tree by
  * expiry and programs its LAPIC timer (one-shot) for the earliest, so a
  * sleep can end well between two ticks. The periodic scheduler tick is one
- * of these timers (kernel/tick.c).
+ * of these timers (kernel/time/tick.c).
  */
 #pragma once
 #include <stdint.h>
@@ -18,14 +18,14 @@ struct timer {
 
 #define TIMER_INIT(f) { .fn = (f), .cpu = -1 }
 
-/* At most this many timers run in one interrupt (kernel/timer.c). */
+/* At most this many timers run in one interrupt (kernel/time/timer.c). */
 #define TIMERS_PER_INTERRUPT 16
 
 void timer_init(void);                /* boot CPU: calibrate, install the handler */
 void timer_start(struct timer *t, uint64_t expires);   /* on this CPU; re-arms if pending */
 /* Take t off its queue if pending, without waiting for its function: for a
  * timer whose function checks, under its owner's lock, that it is still
- * wanted (the alarm, kernel/signal.c). True if it was pending. */
+ * wanted (the alarm, kernel/task/signal.c). True if it was pending. */
 bool timer_dequeue(struct timer *t);
 /* True if it was pending. Also waits for its function if that runs now
  * elsewhere, so never call it from the timer's own function. */

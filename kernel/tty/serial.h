@@ -1,5 +1,5 @@
 /* The 16550 UART on COM1: polled output, interrupt-driven input, for the
- * terminal (kernel/tty.c) and the debug keys. */
+ * terminal (kernel/tty/tty.c) and the debug keys. */
 #pragma once
 #include <stddef.h>
 #include <stdbool.h>

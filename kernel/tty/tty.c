@@ -1,16 +1,16 @@
 /*
- * The console terminal (kernel/tty.h): typed input through the line
+ * The console terminal (kernel/tty/tty.h): typed input through the line
  * discipline to readers, writes to the screen, and job control. Its
- * requests (ioctl) are kernel/tty_ioctl.c's.
+ * requests (ioctl) are kernel/tty/tty_ioctl.c's.
  */
-#include "kernel/tty.h"
-#include "kernel/file.h"
+#include "kernel/tty/tty.h"
+#include "kernel/fs/file.h"
 #include "kernel/printk.h"
-#include "kernel/process.h"
-#include "kernel/thread.h"
-#include "kernel/timer.h"
+#include "kernel/task/process.h"
+#include "kernel/task/thread.h"
+#include "kernel/time/timer.h"
 #include "kernel/errno.h"
-#include "kernel/task.h"
+#include "kernel/task/kthread.h"
 #include "sched/platform.h"
 #include "arch/x86_64/time.h"
 #include "lib/util.h"
@@ -243,7 +243,7 @@ static unsigned tty_poll(struct file *f, struct poll_table *pt)
 	return (input_ready(tty, 1) ? POLLIN | POLLRDNORM : 0) | POLLOUT | POLLWRNORM;
 }
 
-/* What /dev/console is (kernel/fs.c). */
+/* What /dev/console is (kernel/fs/fs.c). */
 const struct file_ops tty_file_ops = {
 	.read = tty_read,
 	.write = tty_write,

@@ -9,7 +9,7 @@
  * Ctrl-Z) and may read; a background group that reads is stopped with
  * SIGTTIN, one that changes the settings with SIGTTOU, so that a shell
  * can hand the terminal from job to job (tcsetpgrp). The session is the
- * first program's the kernel starts (kernel/process.c), or a session
+ * first program's the kernel starts (kernel/task/process.c), or a session
  * leader's that asks (TIOCSCTTY); it is let go when its leader ends.
  * docs/userspace.md, "The terminal".
  */
@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include "lib/ldisc.h"
 #include "kernel/spinlock.h"
-#include "kernel/poll.h"
+#include "kernel/fs/poll.h"
 #include "sched/wait.h"
 
 struct file;
@@ -36,7 +36,7 @@ void tty_offer(int sid, int pgid);
  * console is free. */
 void tty_session_ended(int sid);
 
-/* What kernel/tty.c and kernel/tty_ioctl.c share. */
+/* What kernel/tty/tty.c and kernel/tty/tty_ioctl.c share. */
 struct winsize {
 	uint16_t rows, cols, xpixels, ypixels;
 };

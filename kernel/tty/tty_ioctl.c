@@ -3,11 +3,11 @@
  * and errors: its settings (termios), its size, its foreground process
  * group and session, and how much input waits.
  */
-#include "kernel/tty.h"
-#include "kernel/file.h"
-#include "kernel/process.h"
+#include "kernel/tty/tty.h"
+#include "kernel/fs/file.h"
+#include "kernel/task/process.h"
 #include "kernel/errno.h"
-#include "kernel/task.h"
+#include "kernel/task/kthread.h"
 #include "sched/platform.h"
 #include "arch/x86_64/user.h"
 

@@ -1,5 +1,5 @@
 /*
- * The vDSO: code the kernel maps into every process (kernel/vdso.c), so
+ * The vDSO: code the kernel maps into every process (kernel/mm/vdso.c), so
  * that reading the clock needs no system call, as on Linux. The C library
  * finds these functions by name in the ELF image that the auxiliary
  * vector's AT_SYSINFO_EHDR points at (musl: __vdsosym("LINUX_2.6",

@@ -5,11 +5,11 @@
  * waits in the kernel in /proc/PID/stack. /proc/self is the
  * reader's own.
  */
-#include "kernel/procfs.h"
-#include "kernel/proc_nodes.h"
-#include "kernel/process_info.h"
-#include "kernel/ramfs.h"
-#include "kernel/kmalloc.h"
+#include "kernel/fs/proc/procfs.h"
+#include "kernel/fs/proc/proc_nodes.h"
+#include "kernel/fs/proc/process_info.h"
+#include "kernel/fs/ramfs/ramfs.h"
+#include "kernel/mm/kmalloc.h"
 #include "kernel/percpu.h"
 #include "kernel/ksyms.h"
 #include "kernel/errno.h"

@@ -1,13 +1,13 @@
 /*
- * The snapshots of kernel/process_info.h. The tree's lock keeps a process
+ * The snapshots of kernel/fs/proc/process_info.h. The tree's lock keeps a process
  * from being released; its signal lock keeps its threads in its list, and
  * a thread's task from being freed while it is there. Scheduling fields
  * are read without their runqueue's lock: a snapshot of a running task is
  * a moment's view anyway, and each field is one aligned word.
  */
-#include "kernel/process_info.h"
-#include "kernel/thread.h"
-#include "kernel/vmm.h"
+#include "kernel/fs/proc/process_info.h"
+#include "kernel/task/thread.h"
+#include "kernel/mm/vmm.h"
 #include "arch/x86_64/trap.h"
 #include "kernel/errno.h"
 #include "lib/string.h"

@@ -1,5 +1,5 @@
 /*
- * Snapshots of a process and its threads, for /proc (kernel/proc_pid.c):
+ * Snapshots of a process and its threads, for /proc (kernel/fs/proc/proc_pid.c):
  * each is copied under the locks that keep it still, then formatted at
  * leisure, so a reader never holds a lock while it writes text.
  */
@@ -7,8 +7,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "kernel/cputime.h"
-#include "kernel/process.h"
+#include "kernel/time/cputime.h"
+#include "kernel/task/process.h"
 #include "sched/task.h"
 #include "sched/debug.h"
 

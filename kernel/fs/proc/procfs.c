@@ -1,23 +1,23 @@
 /*
- * /proc's machinery (kernel/procfs.h): its directories in the tree, and
+ * /proc's machinery (kernel/fs/proc/procfs.h): its directories in the tree, and
  * its files, whose text is written afresh by a read from the start (as
  * Linux's seq_file does) and handed out from there by the reads after it,
  * so a program reading in small pieces sees one consistent text. What the
- * files say is in kernel/proc_pid.c (the processes) and
- * kernel/proc_system.c (the scheduler and the machine).
+ * files say is in kernel/fs/proc/proc_pid.c (the processes) and
+ * kernel/fs/proc/proc_system.c (the scheduler and the machine).
  */
 #include <stdarg.h>
-#include "kernel/procfs.h"
-#include "kernel/proc_nodes.h"
-#include "kernel/ramfs.h"
-#include "kernel/fs.h"
-#include "kernel/file.h"
-#include "kernel/kmalloc.h"
-#include "kernel/process.h"
+#include "kernel/fs/proc/procfs.h"
+#include "kernel/fs/proc/proc_nodes.h"
+#include "kernel/fs/ramfs/ramfs.h"
+#include "kernel/fs/fs.h"
+#include "kernel/fs/file.h"
+#include "kernel/mm/kmalloc.h"
+#include "kernel/task/process.h"
 #include "kernel/errno.h"
 #include "kernel/sysctl.h"
-#include "kernel/path_walk.h"
-#include "kernel/smp.h"
+#include "kernel/fs/path_walk.h"
+#include "kernel/entry/smp.h"
 #include "kernel/panic.h"
 #include "sched/api.h"
 #include "sched/platform.h"

@@ -3,7 +3,7 @@
  * processes, the scheduler and the machine, in Linux's formats, so that
  * ps, top and sysctl read the same files here as there (docs/shell.md).
  *
- * /proc is part of the one tree (kernel/ramfs.h): its directories are
+ * /proc is part of the one tree (kernel/fs/ramfs/ramfs.h): its directories are
  * ordinary ones, but a program cannot add to them or take from them, and
  * those whose entries come and go (/proc itself, with a directory per
  * process; /proc/PID/task, with one per thread) are brought up to date
@@ -73,5 +73,5 @@ void procfs_remove(struct inode *dir, struct dentry *d);
 /* The process a /proc inode describes: its own pid, or the reader's for /proc/self. */
 int procfs_pid(const struct inode *inode);
 
-/* The open files of /proc's regular files (kernel/fs.c's ops_of). */
+/* The open files of /proc's regular files (kernel/fs/fs.c's ops_of). */
 extern const struct file_ops procfs_file_ops;

@@ -3,13 +3,13 @@
  * regular file made and its bytes written, as a program would with mkdir
  * and open and write. The files' bytes are then pages of the file system,
  * writable like any other file; the archive itself is only read. Its
- * module's pages stay reserved (kernel/pmm.c): giving them back is left
+ * module's pages stay reserved (kernel/mm/pmm.c): giving them back is left
  * for later.
  */
-#include "kernel/initramfs.h"
+#include "kernel/fs/ramfs/initramfs.h"
 #include "kernel/multiboot.h"
-#include "kernel/fs.h"
-#include "kernel/file.h"
+#include "kernel/fs/fs.h"
+#include "kernel/fs/file.h"
 #include "kernel/printk.h"
 #include "kernel/errno.h"
 #include "arch/x86_64/memlayout.h"

@@ -2,7 +2,7 @@
  * The initramfs: the files GRUB loads with the kernel, as a newc cpio
  * archive in a multiboot2 module (tools/mkiso.sh adds build/initrd.cpio
  * as the module "initrd"), unpacked at boot into the file system
- * (kernel/fs.h), where programs find them and may change them.
+ * (kernel/fs/fs.h), where programs find them and may change them.
  */
 #pragma once
 

@@ -1,13 +1,13 @@
 /*
- * Inodes and the names directories give them (kernel/ramfs.h). A
+ * Inodes and the names directories give them (kernel/fs/ramfs/ramfs.h). A
  * directory's entries are a list, oldest first: a listing walks it, a
  * lookup searches it. A machine here has a few hundred files; Linux hashes
  * names, which would be more code than a list and buy nothing yet.
  */
-#include "kernel/ramfs.h"
-#include "kernel/ramfs_file.h"
-#include "kernel/realtime.h"
-#include "kernel/kmalloc.h"
+#include "kernel/fs/ramfs/ramfs.h"
+#include "kernel/fs/ramfs/ramfs_file.h"
+#include "kernel/time/realtime.h"
+#include "kernel/mm/kmalloc.h"
 #include "kernel/panic.h"
 #include "arch/x86_64/memlayout.h"
 #include "lib/string.h"
@@ -24,7 +24,7 @@ void tree_unlock(void)
 	mutex_unlock(&lock);
 }
 
-/* "." and ".." are not entries: a listing's places 0 and 1 (kernel/dir_file.c). */
+/* "." and ".." are not entries: a listing's places 0 and 1 (kernel/fs/dir_file.c). */
 #define FIRST_ENTRY_INDEX 2
 
 struct inode *inode_create(uint32_t mode)

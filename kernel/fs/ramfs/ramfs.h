@@ -14,17 +14,17 @@
  * (a walk may allocate), but no copy to or from a program's memory is
  * ever made under it: a copy may fault, a fault waits for the address
  * space's lock, and whoever holds that may be waiting in turn (for a
- * file's lock, kernel/ramfs_file.c); every open, stat and execve on the
+ * file's lock, kernel/fs/ramfs/ramfs_file.c); every open, stat and execve on the
  * machine would wait behind it. getdents makes its records in a buffer
- * of the kernel's under it and copies them out after (kernel/dir_file.c).
+ * of the kernel's under it and copies them out after (kernel/fs/dir_file.c).
  * Never take it holding an address space's lock. A regular file's bytes
- * have a lock of their own (kernel/ramfs_file.c).
+ * have a lock of their own (kernel/fs/ramfs/ramfs_file.c).
  */
 #pragma once
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "kernel/file.h"
+#include "kernel/fs/file.h"
 #include "lib/list.h"
 #include "sched/wait.h"
 
@@ -34,7 +34,7 @@ struct inode {
 	int refs;                         /* atomic */
 	uint32_t nlink;                   /* names; a directory's: 2 + subdirectories, 0 once removed */
 	int64_t mtime_ns;                 /* realtime: made, or its bytes last changed */
-	struct {                          /* a /proc inode's (kernel/procfs.h); node NULL: not one */
+	struct {                          /* a /proc inode's (kernel/fs/proc/procfs.h); node NULL: not one */
 		const struct proc_node *node;
 		int pid, tid;               /* the process and thread it is about; 0: none, or the reader */
 		const void *data;           /* what else its node needs: a tunable's struct param */
@@ -45,7 +45,7 @@ struct inode {
 			struct inode *parent;       /* "..", with a reference (the root: itself) */
 			uint64_t next_index;        /* the next entry's place in a listing */
 		} dir;
-		struct {                  /* S_IFREG: kernel/ramfs_file.c */
+		struct {                  /* S_IFREG: kernel/fs/ramfs/ramfs_file.c */
 			struct mutex lock;          /* guards the rest */
 			uint64_t size;
 			void **pages;               /* pages[i]: bytes from i * PAGE_SIZE; NULL: a hole */
@@ -63,7 +63,7 @@ struct inode {
 struct dentry {
 	struct list_node node;            /* in the directory's entries */
 	struct inode *inode;              /* with a reference */
-	uint64_t index;                   /* its place in the directory's listing (kernel/dir_file.c) */
+	uint64_t index;                   /* its place in the directory's listing (kernel/fs/dir_file.c) */
 	size_t len;
 	char name[];                      /* NUL-terminated */
 };
@@ -86,7 +86,7 @@ static inline bool inode_is_dir(const struct inode *inode)
 	return (inode->mode & S_IFMT) == S_IFDIR;
 }
 
-/* A file of bytes kept here (kernel/ramfs_file.c): not a /proc file, whose
+/* A file of bytes kept here (kernel/fs/ramfs/ramfs_file.c): not a /proc file, whose
  * text the kernel writes as it is read. */
 static inline bool inode_is_regular(const struct inode *inode)
 {

@@ -1,12 +1,12 @@
 /*
  * Regular files. The bytes live in whole pages that the file owns, one
- * reference each (kernel/pmm.h), in an array by page number; a page never
+ * reference each (kernel/mm/pmm.h), in an array by page number; a page never
  * written is a hole (NULL), which reads as zeros and takes no memory, as
  * on Linux. mmap maps these very pages: a shared mapping's writes are the
- * file's, and a private mapping's pages are copy-on-write (kernel/mm.c).
+ * file's, and a private mapping's pages are copy-on-write (kernel/mm/mm.c).
  *
  * The file's lock guards its size and its array. mmap takes it with the
- * address space's lock held (kernel/sys_mm.c: map_page), and a fault in
+ * address space's lock held (kernel/mm/sys_mm.c: map_page), and a fault in
  * the program's memory takes that lock, a read's too (an untouched page
  * comes on first touch): so no copy from or to the program's memory may
  * fault while it is held (docs/userspace.md, "Locks and user copies").
@@ -22,12 +22,12 @@
  * took every page, and from then on no program could start (execve said
  * ENOMEM): a program may fill the file system, not the machine.
  */
-#include "kernel/ramfs_file.h"
-#include "kernel/ramfs.h"
-#include "kernel/file.h"
-#include "kernel/pmm.h"
-#include "kernel/kmalloc.h"
-#include "kernel/realtime.h"
+#include "kernel/fs/ramfs/ramfs_file.h"
+#include "kernel/fs/ramfs/ramfs.h"
+#include "kernel/fs/file.h"
+#include "kernel/mm/pmm.h"
+#include "kernel/mm/kmalloc.h"
+#include "kernel/time/realtime.h"
 #include "kernel/errno.h"
 #include "arch/x86_64/memlayout.h"
 #include "lib/string.h"

@@ -1,11 +1,11 @@
 /*
- * A regular file's bytes (kernel/ramfs_file.c): pages the file system owns,
+ * A regular file's bytes (kernel/fs/ramfs/ramfs_file.c): pages the file system owns,
  * which mmap maps, and the kind of open file that reads and writes them.
  */
 #pragma once
 #include <stdbool.h>
 #include <stdint.h>
-#include "kernel/io_cursor.h"
+#include "kernel/fs/io_cursor.h"
 
 struct inode;
 struct file_ops;
@@ -15,7 +15,7 @@ struct file_ops;
 
 extern const struct file_ops ramfs_file_ops;
 
-/* As the file ops (kernel/file.h), on the inode: the bytes moved, or an
+/* As the file ops (kernel/fs/file.h), on the inode: the bytes moved, or an
  * error if none did. A write at *pos, or at the end if append; -ENOSPC
  * when memory runs out or the files already hold half of it, as tmpfs says. */
 long ramfs_file_read(struct inode *inode, struct io_cursor *to, uint64_t *pos);

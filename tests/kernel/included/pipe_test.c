@@ -1,4 +1,4 @@
-/* ktest=pipe: the tests of kernel/pipe.c, #included at its end for its static functions and data. */
+/* ktest=pipe: the tests of kernel/fs/pipe.c, #included at its end for its static functions and data. */
 #include "kernel/ktest.h"
 
 /* The tests, in kernel tasks, with kernel buffers. */

@@ -1,4 +1,4 @@
-/* ktest=smp: the tests of kernel/smp.c, #included at its end for its static functions and data. */
+/* ktest=smp: the tests of kernel/entry/smp.c, #included at its end for its static functions and data. */
 #include "kernel/ktest.h"
 
 static void count_ipi(void *arg)
