@@ -40,9 +40,9 @@ bool syscall_dispatch(struct user_regs *regs);
 bool page_fault_resolved(uint64_t addr, uint64_t error_code);
 /* The running task is about to return to ring 3, from a system call or an
  * interrupt, interrupts off: the last moment to act on what concerns it (a
- * fatal signal); may end it (kernel/task/process.c). */
+ * fatal signal); may end it (kernel/task/process_fault.c). */
 void exit_to_user(struct user_regs *regs);
 /* Code in ring 3 raised exception `what` (f->vector): addr is the page fault's
  * address, else f->rip. Either the program's signal handler runs next (on the
- * way back to ring 3), or the program ends here (kernel/task/process.c). */
+ * way back to ring 3), or the program ends here (kernel/task/process_fault.c). */
 void user_fault(const char *what, uint64_t addr, struct trap_frame *f);

@@ -1,4 +1,4 @@
-/* ktest=process: the tests of kernel/task/process.c, through its public interface. */
+/* ktest=process: the tests of the processes (kernel/task/process*.c), through their public interface. */
 #include "kernel/task/process.h"
 #include "kernel/task/kthread.h"
 #include "kernel/mm/kmalloc.h"
