@@ -1,4 +1,4 @@
-; The application-processor (AP) start-up code. arch/x86_64/ap_boot.c copies the
+; The application-processor (AP) start-up code. arch/x86_64/smp.c copies the
 ; bytes between trampoline_start and trampoline_end to TRAMPOLINE_BASE, fills
 ; in the data slots at the end, and sends INIT-SIPI-SIPI: the AP begins here
 ; in 16-bit real mode at TRAMPOLINE_BASE. It switches straight to long mode

@@ -26,7 +26,8 @@
 #include "kernel/time/realtime.h"
 #include "lib/util.h"
 #include "lib/string.h"
-#include "kernel/entry/smp.h"
+#include "kernel/entry/smp_boot.h"
+#include "kernel/smp_call.h"
 #include "kernel/time/timer.h"
 #include "kernel/time/tick.h"
 #include "kernel/time/heartbeat.h"
@@ -243,7 +244,7 @@ void __attribute__((noreturn)) kmain(uint64_t multiboot_info_phys)
 	run_on_stack(stack, kmain_on_idle_stack);       /* the first task, then idle */
 }
 
-/* Each other CPU, from ap_main() (arch/x86_64/ap_boot.c), with its GS base,
+/* Each other CPU, from ap_main() (arch/x86_64/smp.c), with its GS base,
  * GDT, IDT and local APIC set up already. */
 void kmain_secondary(int cpu)
 {

@@ -32,7 +32,7 @@
 #include "kernel/errno.h"
 #include "kernel/panic.h"
 #include "kernel/percpu.h"
-#include "kernel/entry/smp.h"
+#include "kernel/smp_call.h"
 #include "kernel/printk.h"
 #include "kernel/lockdep.h"
 #include "kernel/task/thread.h"

@@ -1,6 +1,6 @@
 #include "kernel/mm/vmm.h"
 #include "kernel/mm/pmm.h"
-#include "kernel/entry/smp.h"
+#include "kernel/smp_call.h"
 #include "kernel/spinlock.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"

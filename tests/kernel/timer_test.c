@@ -1,7 +1,7 @@
 /* The timers (kernel/time/timer.c) and the tick they drive (kernel/time/tick.c). */
 #include "kernel/ktest.h"
 #include "kernel/time/timer.h"
-#include "kernel/entry/smp.h"
+#include "kernel/smp_call.h"
 #include "kernel/time/tick.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"

@@ -17,7 +17,6 @@
 #include "kernel/errno.h"
 #include "kernel/sysctl.h"
 #include "kernel/fs/path_walk.h"
-#include "kernel/entry/smp.h"
 #include "kernel/panic.h"
 #include "sched/api.h"
 #include "sched/platform.h"

@@ -1,8 +1,7 @@
-/* The other CPUs: starting them, and asking them to run a function. */
+/* Asking another CPU, or every CPU, to run a function (kernel/smp_call.c). */
 #pragma once
 
 void smp_init_ipis(void);            /* before any CPU calls another */
-void smp_boot(void);                  /* start every CPU the MADT lists */
 
 /* Run fn(arg) on `cpu` from its interrupt handler, and wait until it has.
  * Call with interrupts enabled: two CPUs calling each other must be able to

@@ -5,7 +5,7 @@
  * and ap_main(), which loads its GS base, GDT, IDT and LAPIC and hands the
  * CPU to the kernel. CPUs are started one at a time.
  */
-#include "arch/x86_64/ap_boot.h"
+#include "arch/x86_64/smp.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/hooks.h"
 #include "arch/x86_64/lapic.h"
