@@ -81,7 +81,7 @@ long sys_set_tid_address(const uint64_t *arg);
 long sys_prctl(const uint64_t *arg);
 long sys_arch_prctl(const uint64_t *arg);
 
-/* kernel/task/sys_signal.c */
+/* kernel/task/signal/sys_signal.c */
 long sys_rt_sigaction(const uint64_t *arg);
 long sys_rt_sigprocmask(const uint64_t *arg);
 long sys_rt_sigreturn(const uint64_t *arg);

@@ -185,7 +185,7 @@ struct task {
 	uint64_t system_ticks;            /* ...and in the kernel: its CPU's tick; atomic */
 	struct spinlock cputime_lock;     /* the split last told: kernel/time/cputime.c */
 	uint64_t told_user_ns, told_system_ns;
-	bool sigpending;                  /* a signal waits for it (kernel/task/signal.c): interruptible
+	bool sigpending;                  /* a signal waits for it (kernel/task/signal/signal.c): interruptible
 	                                     sleeps end (sched/wait.h); set by the sender, cleared by
 	                                     the task itself; atomic: task_signal_pending() */
 	struct fpu_state *fpu;            /* its x87 and SSE registers while switched out: set and freed

@@ -7,7 +7,7 @@
  */
 #include "kernel/entry/run.h"
 #include "kernel/task/process.h"
-#include "kernel/task/signal.h"
+#include "kernel/task/signal/signal.h"
 #include "kernel/printk.h"
 #include "kernel/errno.h"
 #include "lib/printf.h"

@@ -13,7 +13,7 @@
 #include "kernel/entry/syscall.h"
 #include "kernel/syscalls.h"
 #include "kernel/task/process.h"
-#include "kernel/task/signal.h"
+#include "kernel/task/signal/signal.h"
 #include "kernel/printk.h"
 #include "kernel/errno.h"
 #include "sched/preempt.h"
@@ -184,7 +184,7 @@ bool syscall_dispatch(struct user_regs *regs)
 	regs->rax = (uint64_t)ret;
 	check_preemption_back(nr);
 	if (ret == -ERESTARTSYS)
-		signal_restart_syscall(regs, nr);   /* a signal interrupted it (kernel/task/signal.c) */
+		signal_restart_syscall(regs, nr);   /* a signal interrupted it (kernel/task/signal/signal.c) */
 	preempt_check_resched();          /* a wake-up meanwhile may want this CPU */
 	irq_disable();                    /* from here to ring 3 nothing may come between */
 	exit_to_user(regs);

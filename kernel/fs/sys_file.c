@@ -7,7 +7,7 @@
  * The calls that take a name are kernel/fs/sys_fs.c's.
  */
 #include "kernel/syscalls.h"
-#include "kernel/task/signal.h"
+#include "kernel/task/signal/signal.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/fs/file.h"
 #include "kernel/fs/pipe.h"

@@ -9,7 +9,7 @@
 #include "kernel/fs/poll.h"
 #include "kernel/task/process.h"
 #include "kernel/task/thread.h"
-#include "kernel/task/signal.h"
+#include "kernel/task/signal/signal.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/fs/fdtable.h"
 #include "kernel/errno.h"

@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "kernel/mm/mm.h"
-#include "kernel/task/signal.h"
+#include "kernel/task/signal/signal.h"
 #include "kernel/time/cputime.h"
 #include "lib/list.h"
 

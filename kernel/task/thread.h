@@ -7,7 +7,7 @@
  */
 #pragma once
 #include <stdbool.h>
-#include "kernel/task/signal.h"
+#include "kernel/task/signal/signal.h"
 #include "kernel/task/futex.h"
 #include "lib/list.h"
 

@@ -25,7 +25,7 @@ void timer_init(void);                /* boot CPU: calibrate, install the handle
 void timer_start(struct timer *t, uint64_t expires);   /* on this CPU; re-arms if pending */
 /* Take t off its queue if pending, without waiting for its function: for a
  * timer whose function checks, under its owner's lock, that it is still
- * wanted (the alarm, kernel/task/signal.c). True if it was pending. */
+ * wanted (the alarm, kernel/task/signal/signal.c). True if it was pending. */
 bool timer_dequeue(struct timer *t);
 /* True if it was pending. Also waits for its function if that runs now
  * elsewhere, so never call it from the timer's own function. */

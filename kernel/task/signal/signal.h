@@ -150,7 +150,7 @@ void signal_deliver(struct user_regs *regs);
  * unless a handler without SA_RESTART runs first (then it fails with -EINTR). */
 void signal_restart_syscall(struct user_regs *regs, uint64_t nr);
 
-/* The system calls (kernel/task/sys_signal.c uses them). */
+/* The system calls (kernel/task/signal/sys_signal.c uses them). */
 long signal_action(int sig, const struct k_sigaction *act, struct k_sigaction *old);
 void signal_set_blocked(sigset_t blocked);
 long signal_return(struct user_regs *regs);

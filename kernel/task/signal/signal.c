@@ -1,14 +1,14 @@
 /*
- * Signals: sending, blocking and acting on them (kernel/task/signal.h). A
+ * Signals: sending, blocking and acting on them (kernel/task/signal/signal.h). A
  * sender sets a pending bit under the receiver's signal lock and, if the
  * signal is not blocked, marks the thread (sigpending) and wakes it: an
  * interruptible sleep (sched/wait.h) ends with -EINTR or -ERESTARTSYS.
  * The receiver acts on its way back to ring 3 (exit_to_user, after every
  * system call and interrupt): the default action, or a handler entered
- * through a frame on its stack (kernel/task/signal_frame.c).
+ * through a frame on its stack (kernel/task/signal/signal_frame.c).
  */
-#include "kernel/task/signal.h"
-#include "kernel/task/signal_frame.h"
+#include "kernel/task/signal/signal.h"
+#include "kernel/task/signal/signal_frame.h"
 #include "kernel/task/process.h"
 #include "kernel/task/thread.h"
 #include "kernel/errno.h"

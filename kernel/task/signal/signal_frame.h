@@ -1,8 +1,8 @@
-/* The x86-64 signal frame (kernel/task/signal_frame.c): written before a
+/* The x86-64 signal frame (kernel/task/signal/signal_frame.c): written before a
  * handler runs, read back by rt_sigreturn(). */
 #pragma once
 #include <stdint.h>
-#include "kernel/task/signal.h"
+#include "kernel/task/signal/signal.h"
 
 struct user_regs;
 

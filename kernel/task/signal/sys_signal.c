@@ -1,9 +1,9 @@
 /*
  * The signal system calls: copying arguments in and out, and Linux's
- * checks on them; kernel/task/signal.c does the work.
+ * checks on them; kernel/task/signal/signal.c does the work.
  */
 #include "kernel/syscalls.h"
-#include "kernel/task/signal.h"
+#include "kernel/task/signal/signal.h"
 #include "kernel/task/process.h"
 #include "kernel/task/thread.h"
 #include "kernel/errno.h"

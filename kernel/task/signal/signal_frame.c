@@ -19,7 +19,7 @@
  * program may set itself are taken; and x87/SSE state with an MXCSR this
  * CPU refuses (fxrstor would fault on it in the kernel) refuses the frame.
  */
-#include "kernel/task/signal_frame.h"
+#include "kernel/task/signal/signal_frame.h"
 #include "kernel/errno.h"
 #include "sched/preempt.h"
 #include "arch/x86_64/user.h"
