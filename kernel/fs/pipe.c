@@ -23,7 +23,7 @@
 #include "kernel/mm/kmalloc.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/errno.h"
-#include "kernel/task/kthread.h"
+#include "sched/task.h"
 #include "sched/platform.h"
 #include "arch/x86_64/memlayout.h"
 #include "lib/string.h"
