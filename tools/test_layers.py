@@ -73,9 +73,10 @@ class LayersTest(unittest.TestCase):
         for d in ["lib", "arch", "kernel", "sched", "user", "tests/user", "tests/kernel"]:
             shutil.copytree(os.path.join(here, d), os.path.join(root, d))
         self.assertEqual(layers.check(root), [])
-        with open(os.path.join(root, "kernel/mm/vmm.c"), "a") as f:
+        with open(os.path.join(root, "kernel/mm/vmm.c"), "a+") as f:
             f.write('#include "kernel/task/signal/signal.h"\n')
-        lines = sum(1 for _ in open(os.path.join(root, "kernel/mm/vmm.c")))
+            f.seek(0)
+            lines = len(f.readlines())
         out = io.StringIO()
         with redirect_stdout(out):
             self.assertEqual(layers.main(["layers.py", root]), 1)
