@@ -1,4 +1,5 @@
-/* ktest=smp: the tests of kernel/entry/smp_boot.c and kernel/smp_call.c, #included at smp_boot.c's end for its static maxcpus. */
+/* ktest=smp: the tests of kernel/entry/smp_boot.c (#included at its end for its static
+ * maxcpus) and of kernel/smp_call.c. */
 #include "kernel/smp_call.h"
 #include "kernel/ktest.h"
 
