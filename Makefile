@@ -18,7 +18,7 @@ UEFI    ?= 0
 CMDLINE ?=
 OPT     ?= -O2
 
-# Quiet build lines ("CC kernel/main.c"); `make V=1` shows whole commands.
+# Quiet build lines ("CC kernel/entry/main.c"); `make V=1` shows whole commands.
 ifeq ($(V),1)
 Q :=
 msg = @:
@@ -50,7 +50,7 @@ LDFLAGS := --no-warn-rwx-segments -n -nostdlib -static -z max-page-size=0x1000 -
 NASMFLAGS := -f elf64 -g -F dwarf -I.
 
 # tests/kernel/ holds the in-kernel test suites (ktest=), linked into the image.
-C_SRCS   := $(wildcard arch/x86_64/*.c kernel/*.c sched/*.c lib/*.c user/*.c tests/kernel/*.c)
+C_SRCS   := $(wildcard arch/x86_64/*.c kernel/*.c kernel/*/*.c kernel/*/*/*.c sched/*.c lib/*.c user/*.c tests/kernel/*.c)
 ASM_SRCS := $(wildcard boot/*.asm arch/x86_64/*.asm)
 OBJS     := $(C_SRCS:%.c=$(BUILD)/%.o) $(ASM_SRCS:%.asm=$(BUILD)/%.o) $(BUILD)/vdso/image.o
 ELF      := $(BUILD)/leftmost.elf
@@ -75,14 +75,14 @@ $(BUILD)/%.o: %.asm boot/layout.inc arch/x86_64/trap_frame.inc Makefile
 # The vDSO (arch/x86_64/vdso/): code for ring 3 that the kernel maps into
 # every process, a shared object linked at 0 with nothing to relocate. Its
 # file is its memory image; objcopy makes it data of the kernel's
-# (_binary_vdso_so_start) for kernel/vdso.c to copy into pages at boot.
+# (_binary_vdso_so_start) for kernel/mm/vdso.c to copy into pages at boot.
 # clang links it with GNU ld too (binutils), as the kernel: no lld needed.
 VDSO_TARGET := $(if $(findstring clang,$(CC)),--target=x86_64-linux-gnu -fuse-ld=bfd)
 VDSO_CFLAGS := $(VDSO_TARGET) -std=gnu11 -O2 -Wall -Wextra -Werror -I. -fPIC -fno-stack-protector \
 	-fcf-protection=none -fno-asynchronous-unwind-tables -nostdlib -shared \
 	-Wl,-T,arch/x86_64/vdso/vdso.lds -Wl,--hash-style=both -Wl,-soname=linux-vdso.so.1 \
 	-Wl,--build-id=none -Wl,-z,noexecstack
-$(BUILD)/vdso/vdso.so: arch/x86_64/vdso/vdso.c arch/x86_64/vdso/vdso_data.h arch/x86_64/vdso/vdso.lds Makefile
+$(BUILD)/vdso/vdso.so: arch/x86_64/vdso/vclock.c arch/x86_64/vdso/vdso_data.h arch/x86_64/vdso/vdso.lds Makefile
 	@mkdir -p $(dir $@)
 	$(call msg,VDSO,$@)
 	$(Q)$(CC) $(VDSO_CFLAGS) -o $@ $<

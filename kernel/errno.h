@@ -35,5 +35,5 @@
 #define ETIMEDOUT 110
 
 /* The kernel's own, never seen by a program: a call a signal interrupted,
- * to be run again unless a handler without SA_RESTART runs (kernel/signal.c). */
+ * to be run again unless a handler without SA_RESTART runs (kernel/task/signal/signal.c). */
 #define ERESTARTSYS 512

@@ -537,7 +537,7 @@ void lockdep_might_sleep(const char *what, uint64_t ip)
 	leave(cl, flags);
 }
 
-/* A fault in user memory takes mm's lock (kernel/mm.c: mm_fault()): a copy
+/* A fault in user memory takes mm's lock (kernel/mm/mm.c: mm_fault()): a copy
  * counts as taking it, whether or not this one faults. A kernel task has no
  * user memory: its copy faults without any lock. */
 void lockdep_might_fault(uint64_t ip)

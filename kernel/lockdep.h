@@ -48,7 +48,7 @@ void lockdep_release(const void *lock, enum lock_kind kind);
 void lockdep_might_sleep(const char *what, uint64_t ip);
 /* A copy from or to user memory: it may fault, and the fault takes mm's lock. */
 void lockdep_might_fault(uint64_t ip);
-/* Around a copy made with user_faults_off() (kernel/mm.h), interrupts off:
+/* Around a copy made with user_faults_off() (kernel/mm/mm.h), interrupts off:
  * it fails rather than fault, so it takes no lock and may be made anywhere. */
 void lockdep_user_faults_off(void);
 void lockdep_user_faults_on(void);

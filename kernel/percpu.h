@@ -1,13 +1,13 @@
 /*
  * Per-CPU data: one struct cpu per CPU, which this_cpu() finds through the
- * CPU's GS base (arch/x86_64/percpu.h). The answer is only stable while
+ * CPU's GS base (arch/x86_64/cpu_area.h). The answer is only stable while
  * this code cannot move to another CPU (interrupts or preemption off).
  */
 #pragma once
 #include <stdint.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include "arch/x86_64/percpu.h"
+#include "arch/x86_64/cpu_area.h"
 #include "lib/util.h"
 
 struct task;
@@ -20,9 +20,9 @@ struct cpu {
 	uint32_t apic_id;
 	bool online;                  /* set once by the CPU itself (cpu_set_online); read with cpu_online() */
 	uint64_t ticks;               /* timer interrupts taken: written by the CPU itself, atomic */
-	bool in_irq;                  /* it is handling an interrupt (kernel/irq.c): only the CPU itself */
-	bool irq_from_user;           /* the interrupt it handles came from ring 3 (kernel/irq.c):
-	                                 where the tick samples the running task (kernel/cputime.h) */
+	bool in_irq;                  /* it is handling an interrupt (kernel/entry/irq.c): only the CPU itself */
+	bool irq_from_user;           /* the interrupt it handles came from ring 3 (kernel/entry/irq.c):
+	                                 where the tick samples the running task (kernel/time/cputime.h) */
 	uint64_t user_ticks, nice_ticks, system_ticks;   /* ticks that found a task running in ring 3
 	                                 (at nice > 0: nice), or in the kernel; idle is the rest
 	                                 (/proc/stat): written by the CPU itself, atomic */

@@ -5,7 +5,7 @@
 #include "arch/x86_64/io.h"
 #include "arch/x86_64/time.h"
 #include "arch/x86_64/memlayout.h"
-#include "kernel/trace.h"
+#include "kernel/debug/trace_buffer.h"
 #include "sched/trace.h"
 #include "lib/time_units.h"
 

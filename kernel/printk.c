@@ -1,7 +1,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include "kernel/printk.h"
-#include "kernel/serial.h"
+#include "kernel/tty/serial.h"
 #include "kernel/spinlock.h"
 #include "kernel/percpu.h"
 #include "kernel/params.h"

@@ -2,7 +2,6 @@
 #include "kernel/percpu.h"
 #include "kernel/panic.h"
 #include "arch/x86_64/cpu.h"
-#include "kernel/smp.h"
 #include "kernel/lockdep.h"
 #include "sched/preempt.h"
 

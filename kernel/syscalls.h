@@ -2,12 +2,12 @@
  * The system calls' implementations, one file per group, each taking the
  * six argument registers (arg[0] is rdi, then rsi, rdx, r10, r8, r9) and
  * returning what the program gets in rax: a result, or -errno. The table
- * that maps Linux's numbers to them is in kernel/syscall.c.
+ * that maps Linux's numbers to them is in kernel/entry/syscall.c.
  */
 #pragma once
 #include <stdint.h>
 
-/* kernel/sys_file.c */
+/* kernel/fs/sys_file.c */
 long sys_read(const uint64_t *arg);
 long sys_write(const uint64_t *arg);
 long sys_close(const uint64_t *arg);
@@ -28,7 +28,7 @@ long sys_getdents64(const uint64_t *arg);
 long sys_ftruncate(const uint64_t *arg);
 long sys_fsync(const uint64_t *arg);
 
-/* kernel/sys_fs.c */
+/* kernel/fs/sys_fs.c */
 long sys_open(const uint64_t *arg);
 long sys_openat(const uint64_t *arg);
 long sys_truncate(const uint64_t *arg);
@@ -51,7 +51,7 @@ long sys_chdir(const uint64_t *arg);
 long sys_fchdir(const uint64_t *arg);
 long sys_getcwd(const uint64_t *arg);
 
-/* kernel/sys_mm.c */
+/* kernel/mm/sys_mm.c */
 long sys_mmap(const uint64_t *arg);
 long sys_mprotect(const uint64_t *arg);
 long sys_munmap(const uint64_t *arg);
@@ -59,7 +59,7 @@ long sys_brk(const uint64_t *arg);
 long sys_mremap(const uint64_t *arg);
 long sys_madvise(const uint64_t *arg);
 
-/* kernel/sys_process.c */
+/* kernel/task/sys_process.c */
 long sys_fork(const uint64_t *arg);
 long sys_clone(const uint64_t *arg);
 long sys_exit_group(const uint64_t *arg) __attribute__((noreturn));
@@ -81,7 +81,7 @@ long sys_set_tid_address(const uint64_t *arg);
 long sys_prctl(const uint64_t *arg);
 long sys_arch_prctl(const uint64_t *arg);
 
-/* kernel/sys_signal.c */
+/* kernel/task/signal/sys_signal.c */
 long sys_rt_sigaction(const uint64_t *arg);
 long sys_rt_sigprocmask(const uint64_t *arg);
 long sys_rt_sigreturn(const uint64_t *arg);
@@ -95,7 +95,7 @@ long sys_setitimer(const uint64_t *arg);
 long sys_getitimer(const uint64_t *arg);
 long sys_alarm(const uint64_t *arg);
 
-/* kernel/sys_system.c */
+/* kernel/entry/sys_system.c */
 long sys_uname(const uint64_t *arg);
 long sys_reboot(const uint64_t *arg);
 long sys_get_id(const uint64_t *arg);
@@ -107,7 +107,7 @@ long sys_getrlimit(const uint64_t *arg);
 long sys_setrlimit(const uint64_t *arg);
 long sys_prlimit64(const uint64_t *arg);
 
-/* kernel/sys_time.c */
+/* kernel/time/sys_time.c */
 long sys_clock_gettime(const uint64_t *arg);
 long sys_clock_getres(const uint64_t *arg);
 long sys_clock_nanosleep(const uint64_t *arg);
@@ -115,7 +115,7 @@ long sys_nanosleep(const uint64_t *arg);
 long sys_gettimeofday(const uint64_t *arg);
 long sys_time(const uint64_t *arg);
 
-/* kernel/sys_sched.c */
+/* kernel/task/sys_sched.c */
 long sys_sched_setscheduler(const uint64_t *arg);
 long sys_sched_getscheduler(const uint64_t *arg);
 long sys_sched_setparam(const uint64_t *arg);
@@ -132,11 +132,11 @@ long sys_sched_rr_get_interval(const uint64_t *arg);
 long sys_sched_setattr(const uint64_t *arg);
 long sys_sched_getattr(const uint64_t *arg);
 
-/* kernel/sys_futex.c */
+/* kernel/task/sys_futex.c */
 long sys_futex(const uint64_t *arg);
 
 /* Shared by the groups: a struct timespec at uaddr, in ns (at most
- * FOREVER_NS): 0, -EFAULT, or -EINVAL if it is no time (kernel/sys_time.c). */
+ * FOREVER_NS): 0, -EFAULT, or -EINVAL if it is no time (kernel/time/sys_time.c). */
 #define FOREVER_NS (1ULL << 62)           /* longer than any sleep needs (146 years), far from overflowing */
 int get_timespec(uint64_t uaddr, uint64_t *ns);
 int put_timespec(uint64_t uaddr, uint64_t ns);     /* 0 or -EFAULT */
@@ -145,5 +145,5 @@ long sys_ppoll(const uint64_t *arg);
 long sys_select(const uint64_t *arg);
 long sys_pselect6(const uint64_t *arg);
 /* fstat() of the caller's descriptor fd into the struct stat at ubuf:
- * 0, -EBADF, -EFAULT (kernel/sys_file.c). */
+ * 0, -EBADF, -EFAULT (kernel/fs/sys_file.c). */
 long fstat_to_user(int fd, uint64_t ubuf);

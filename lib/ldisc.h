@@ -9,7 +9,7 @@
  * is typed (ECHO), turns the interrupt keys into signals (ISIG) and a
  * typed carriage return into a newline (ICRNL).
  *
- * Pure: no locks, no devices, no signals sent. Its owner (kernel/tty.c)
+ * Pure: no locks, no devices, no signals sent. Its owner (kernel/tty/tty.c)
  * holds a lock around every call, prints the echo, sends the signal and
  * wakes the readers; so the rules are tested on the host (tests/host/ldisc_test.c).
  */
@@ -66,7 +66,7 @@ struct ldisc {
 void ldisc_init(struct ldisc *l, void (*echo)(void *ctx, const char *s, size_t n), void *ctx);
 
 /* What a typed byte asks of the terminal's foreground process group:
- * nothing, or SIGINT, SIGQUIT or SIGTSTP (kernel/tty.c sends them). */
+ * nothing, or SIGINT, SIGQUIT or SIGTSTP (kernel/tty/tty.c sends them). */
 enum ldisc_signal { LDISC_NO_SIGNAL, LDISC_INTERRUPT, LDISC_QUIT, LDISC_SUSPEND };
 
 /* One typed byte: stored, echoed, or acted on. */

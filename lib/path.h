@@ -1,7 +1,7 @@
 /*
  * Paths, piece by piece: "/usr//lib/./x/" is the components "usr", "lib",
  * "." and "x", and a slash after the last. Pure code (host-tested in
- * tests/host/path_test.c); kernel/path_walk.c follows the pieces through the
+ * tests/host/path_test.c); kernel/fs/path_walk.c follows the pieces through the
  * file system's tree.
  */
 #ifndef LIB_PATH_H

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include "sched/task.h"
 
-/* Bringing it up (kernel/task.c). */
+/* Bringing it up (kernel/task/kthread.c). */
 /* The normal tasks' class, by name (cfs, sd, o1; sched/select.c): before
  * sched_init(). -1 if there is no such class. sched= calls it at boot. */
 int sched_select(const char *name);
@@ -22,7 +22,7 @@ void sched_init_idle(struct task *idle, int cpu); /* the caller becomes cpu's id
  * allowed, on this CPU. Set its policy or CPUs after this if you like. */
 void sched_fork(struct task *p);
 
-/* Switching: the interrupt path, the tick, the idle loop, kernel/task.c. */
+/* Switching: the interrupt path, the tick, the idle loop, kernel/task/kthread.c. */
 void schedule(void);
 void preempt_schedule_irq(void);                  /* interrupt return: switch if asked to */
 void scheduler_tick(void);                        /* the timer tick, from its interrupt */
@@ -53,7 +53,7 @@ struct sched_param {
 #define MAX_NICE 19
 
 /* A flag to the policy, as Linux's: the task's children start as
- * SCHED_NORMAL (if it is RT) at nice 0 or above (kernel/fork.c). */
+ * SCHED_NORMAL (if it is RT) at nice 0 or above (kernel/task/fork.c). */
 #define SCHED_RESET_ON_FORK 0x40000000
 
 int sched_setscheduler(int pid, int policy, const struct sched_param *param);

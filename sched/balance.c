@@ -250,7 +250,7 @@ void idle_balance(struct rq *this_rq)
 }
 
 /*
- * An idle CPU may have stopped its tick (nohz, kernel/tick.c), so it no
+ * An idle CPU may have stopped its tick (nohz, kernel/time/tick.c), so it no
  * longer balances by itself. Instead a CPU with tasks waiting wakes, every
  * few milliseconds, one idle CPU that one of those tasks may run on; woken,
  * it finds its runqueue empty and pulls in idle_balance(). (Linux's nohz

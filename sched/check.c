@@ -9,7 +9,7 @@
 #include "sched/check.h"
 #include "sched/core.h"
 #include "lib/printf.h"
-#include "kernel/timer.h"
+#include "kernel/time/timer.h"
 
 static bool vruntime_less(const struct rb_node *a, const struct rb_node *b)
 {

@@ -14,7 +14,7 @@
 	(unsigned long long)(MS_ABS(ns) % 1000000)
 
 /* Where a dump's text goes, a line at a time (no newline): the console,
- * or a /proc file (kernel/proc_system.c). line() is called with the
+ * or a /proc file (kernel/fs/proc/proc_system.c). line() is called with the
  * runqueues' snapshot lock held, interrupts off: it must not sleep. */
 struct text_sink {
 	void (*line)(struct text_sink *out, const char *text);

@@ -1,7 +1,7 @@
 /*
  * Everything sched/ needs from the rest of the kernel, and nothing more: a
  * clock, locks, CPU numbers, an interrupt to another CPU, a context switch,
- * one-shot timers and a log. The kernel implements it in kernel/sched_glue.c
+ * one-shot timers and a log. The kernel implements it in kernel/entry/sched_glue.c
  * and arch/x86_64/switch.asm; the host tests implement it over a simulated
  * clock and simulated CPUs (tests/sim/), so the same scheduler code runs in
  * both places.
@@ -12,7 +12,7 @@
 #include "kernel/spinlock.h"      /* struct spinlock, spin_lock*(), assert_held(), assert_irqs_off():
                                      the kernel's or the simulator's */
 #include "kernel/printk.h"        /* printk(), pr_*() */
-#include "kernel/timer.h"         /* struct timer, timer_start(), timer_cancel() */
+#include "kernel/time/timer.h"    /* struct timer, timer_start(), timer_cancel() */
 
 struct task;
 
@@ -43,9 +43,9 @@ void sched_mutex_acquire(struct mutex *m, bool trylock, uint64_t ip);   /* befor
 void sched_mutex_release(struct mutex *m);
 void sched_might_sleep(const char *what, uint64_t ip);
 
-/* kernel/task.c: p has switched away for the last time; its stack is free. */
+/* kernel/task/kthread.c: p has switched away for the last time; its stack is free. */
 void sched_task_dead(struct task *p);
-/* kernel/task.c: the task with this pid, with a reference held (NULL if none);
+/* kernel/task/kthread.c: the task with this pid, with a reference held (NULL if none);
  * give it back with sched_task_put(). */
 struct task *sched_task_get(int pid);
 void sched_task_put(struct task *p);

@@ -1,6 +1,6 @@
 /*
  * A task: one thread of control with its own kernel stack. This header is
- * the scheduler's view of it plus what kernel/task.c needs to create, join
+ * the scheduler's view of it plus what kernel/task/kthread.c needs to create, join
  * and reap it; it uses only plain types, so sched/ builds on the host too.
  */
 #pragma once
@@ -156,7 +156,7 @@ struct task {
 	bool polling;                     /* an idle task watching need_resched (no IPI needed): only the
 	                                     idle task itself; atomic, read by CPUs that wake it */
 
-	/* Life cycle (kernel/task.c). */
+	/* Life cycle (kernel/task/kthread.c). */
 	void (*entry)(void *arg);         /* set once, before the task runs */
 	void *arg;                        /* set once, before the task runs */
 	int exit_code;                    /* only the task itself, as it exits */
@@ -171,21 +171,21 @@ struct task {
 	                                     task itself */
 	struct wait_queue exited;         /* join() sleeps here */
 
-	/* A task that runs a program in ring 3 (kernel/process.c); NULL and 0 in a kernel task. */
+	/* A task that runs a program in ring 3 (kernel/task/process.c); NULL and 0 in a kernel task. */
 	struct process *process;          /* its address space, and what else the program's threads
 	                                     share: set before the task runs, cleared by the task itself
-	                                     as it exits; the switch reads it (kernel/sched_glue.c) */
-	struct thread *thread;            /* what its thread has of its own (kernel/thread.h): set and
+	                                     as it exits; the switch reads it (kernel/entry/sched_glue.c) */
+	struct thread *thread;            /* what its thread has of its own (kernel/task/thread.h): set and
 	                                     cleared with `process` */
 	uint64_t fs_base;                 /* its FS base (the C library's thread pointer): only the task
 	                                     itself (arch_prctl); the switch loads it */
 	uint64_t clear_child_tid;         /* set_tid_address(): only the task itself */
 	uint64_t start_ns;                /* clock_ns() when it was created: /proc's start time */
-	uint64_t user_ticks;              /* the ticks that found it in ring 3 (kernel/cputime.c)... */
+	uint64_t user_ticks;              /* the ticks that found it in ring 3 (kernel/time/cputime.c)... */
 	uint64_t system_ticks;            /* ...and in the kernel: its CPU's tick; atomic */
-	struct spinlock cputime_lock;     /* the split last told: kernel/cputime.c */
+	struct spinlock cputime_lock;     /* the split last told: kernel/time/cputime.c */
 	uint64_t told_user_ns, told_system_ns;
-	bool sigpending;                  /* a signal waits for it (kernel/signal.c): interruptible
+	bool sigpending;                  /* a signal waits for it (kernel/task/signal/signal.c): interruptible
 	                                     sleeps end (sched/wait.h); set by the sender, cleared by
 	                                     the task itself; atomic: task_signal_pending() */
 	struct fpu_state *fpu;            /* its x87 and SSE registers while switched out: set and freed

@@ -1,8 +1,8 @@
 /*
  * Scheduler trace points: part of the platform boundary (sched/platform.h).
  * sched/ says what happened; the platform records it. The kernel keeps
- * per-CPU ring buffers (kernel/trace.c) and prints them as ftrace text, each
- * event in the words trace_format() gives it (sched/trace_format.c,
+ * per-CPU ring buffers (kernel/debug/trace_buffer.c) and prints them as ftrace
+ * text, each event in the words trace_format() gives it (sched/trace_format.c,
  * docs/tracing.md); the host simulator keeps the switches so a test can
  * check that they pair up (tests/sim/).
  *

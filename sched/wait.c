@@ -6,7 +6,7 @@
 #include "sched/wait.h"
 #include "sched/api.h"
 #include "sched/platform.h"
-#include "kernel/timer.h"
+#include "kernel/time/timer.h"
 
 #define CALLER ((uint64_t)__builtin_return_address(0))
 

@@ -3,7 +3,7 @@
  * granted (musl's printf uses it). The kernel itself never touches them
  * (it is built with -mgeneral-regs-only), so a program's values stay in the
  * registers while it is in the kernel, and are saved only when the CPU
- * switches away from it (kernel/sched_glue.c).
+ * switches away from it (kernel/entry/sched_glue.c).
  */
 #pragma once
 #include <stdint.h>

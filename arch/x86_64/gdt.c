@@ -1,5 +1,5 @@
 #include "arch/x86_64/gdt.h"
-#include "arch/x86_64/percpu.h"
+#include "arch/x86_64/cpu_area.h"
 #include "lib/string.h"
 
 static uint64_t tss_descriptor_low(const struct tss *tss)

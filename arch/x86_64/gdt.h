@@ -23,6 +23,6 @@ struct tss {
 } __attribute__((packed));
 
 struct arch_cpu;
-/* Load this CPU's GDT and TSS, kept in its area (arch/x86_64/percpu.h).
+/* Load this CPU's GDT and TSS, kept in its area (arch/x86_64/cpu_area.h).
  * ist_stacks: IST_COUNT stacks of IST_STACK_SIZE bytes, lowest address first. */
 void gdt_init_cpu(struct arch_cpu *a, void *ist_stacks);

@@ -3,7 +3,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/time.h"
 #include "arch/x86_64/trap.h"
-#include "arch/x86_64/percpu.h"
+#include "arch/x86_64/cpu_area.h"
 #include "arch/x86_64/memlayout.h"
 #include "arch/x86_64/hooks.h"
 #include "kernel/printk.h"

@@ -1,7 +1,7 @@
 /*
  * x86-64 page tables: four levels of 512 eight-byte entries (PML4, page
  * directory pointer table, page directory, page table), each translating
- * 9 bits of the virtual address. kernel/vmm.c decides what is mapped where;
+ * 9 bits of the virtual address. kernel/mm/vmm.c decides what is mapped where;
  * this is how its tables are walked.
  */
 #pragma once

@@ -10,7 +10,7 @@
 #include "arch/x86_64/hooks.h"
 #include "arch/x86_64/lapic.h"
 #include "arch/x86_64/memlayout.h"
-#include "arch/x86_64/percpu.h"
+#include "arch/x86_64/cpu_area.h"
 #include "arch/x86_64/time.h"
 #include "arch/x86_64/trap.h"
 #include "lib/string.h"

@@ -2,7 +2,7 @@
  * Starting another CPU, the hardware part: the real-mode start-up code, the
  * INIT and STARTUP IPIs, and the CPU's GS base, GDT, IDT and LAPIC. Which
  * CPUs to start, their stacks and what they run are the kernel's part
- * (kernel/smp.c).
+ * (kernel/entry/smp_boot.c).
  */
 #pragma once
 #include <stdbool.h>

@@ -32,7 +32,7 @@ sched_switch_to:
 	mov rax, rdi                      ; rdi is not restored: it still names prev
 	ret
 
-; Where a new task's first switch "returns" to (kernel/task.c builds the
+; Where a new task's first switch "returns" to (kernel/task/kthread.c builds the
 ; stack): hand the previous task to task_entry(prev), which never returns.
 extern task_entry
 global task_entry_asm

@@ -10,7 +10,7 @@
 void time_init(uint64_t entry_tsc);   /* boot CPU, after ACPI (for the HPET) */
 uint64_t clock_ns(void);          /* 0 until time_init() */
 /* What clock_ns() computes with: ns = (rdtsc() - *tsc_at_boot) * *ns_mult >> 32
- * (the vDSO computes the same in ring 3: kernel/vdso.c). */
+ * (the vDSO computes the same in ring 3: kernel/mm/vdso.c). */
 void clock_parameters(uint64_t *tsc_at_boot, uint64_t *ns_mult);
 uint64_t tsc_hz(void);
 uint64_t ns_to_tsc(uint64_t ns);

@@ -11,7 +11,7 @@
 #include "arch/x86_64/trap.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/lapic.h"
-#include "arch/x86_64/percpu.h"
+#include "arch/x86_64/cpu_area.h"
 #include "arch/x86_64/hooks.h"
 #include "arch/x86_64/user.h"
 #include "kernel/panic.h"

@@ -8,7 +8,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/fpu.h"
 #include "arch/x86_64/gdt.h"
-#include "arch/x86_64/percpu.h"
+#include "arch/x86_64/cpu_area.h"
 #include "kernel/errno.h"
 #include "kernel/lockdep.h"
 #include "kernel/panic.h"

@@ -79,7 +79,7 @@ static inline void user_regs_rewritten(struct user_regs *regs)
  * space (iretq faults in a way trap.c blames on the program), changed
  * selectors, TF or RF, which sysretq cannot give back as iretq does, and
  * registers the kernel rewrote (a signal's handler entered or returned
- * from). Inline: every system call asks (kernel/syscall.c).
+ * from). Inline: every system call asks (kernel/entry/syscall.c).
  */
 static inline bool user_return_uses_sysret(const struct user_regs *regs)
 {

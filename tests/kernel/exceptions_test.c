@@ -1,5 +1,5 @@
 /* ktest=exceptions: the tests of arch/x86_64/trap.c, through its public interface. */
-#include "arch/x86_64/percpu.h"
+#include "arch/x86_64/cpu_area.h"
 #include "kernel/printk.h"
 #include "kernel/ktest.h"
 

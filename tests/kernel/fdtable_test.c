@@ -1,9 +1,9 @@
-/* ktest=fdtable: the tests of kernel/fdtable.c, through its public interface. */
-#include "kernel/fdtable.h"
-#include "kernel/file.h"
-#include "kernel/pipe.h"
-#include "kernel/kmalloc.h"
-#include "kernel/pmm.h"
+/* ktest=fdtable: the tests of kernel/fs/fdtable.c, through its public interface. */
+#include "kernel/fs/fdtable.h"
+#include "kernel/fs/file.h"
+#include "kernel/fs/pipe.h"
+#include "kernel/mm/kmalloc.h"
+#include "kernel/mm/pmm.h"
 #include "kernel/ktest.h"
 
 /* The tests: pipes show when a file is really closed (its reader finds the end). */

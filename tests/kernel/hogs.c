@@ -1,5 +1,5 @@
 #include "tests/kernel/hogs.h"
-#include "kernel/task.h"
+#include "kernel/task/kthread.h"
 #include "sched/api.h"
 #include "arch/x86_64/cpu.h"
 

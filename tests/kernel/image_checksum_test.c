@@ -1,5 +1,5 @@
-/* ktest=image_checksum: the tests of kernel/image_checksum.c, through its public interface. */
-#include "kernel/image_checksum.h"
+/* ktest=image_checksum: the tests of kernel/debug/image_checksum.c, through its public interface. */
+#include "kernel/debug/image_checksum.h"
 #include "kernel/ktest.h"
 
 /* A byte of read-only data flipped and flipped back: the checksum sees it. */

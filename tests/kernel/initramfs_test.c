@@ -1,7 +1,7 @@
-/* ktest=initramfs: the tests of kernel/initramfs.c, through its public interface. */
-#include "kernel/fs.h"
-#include "kernel/path_walk.h"
-#include "kernel/ramfs.h"
+/* ktest=initramfs: the tests of kernel/fs/ramfs/initramfs.c, through its public interface. */
+#include "kernel/fs/fs.h"
+#include "kernel/fs/path_walk.h"
+#include "kernel/fs/ramfs/ramfs.h"
 #include "kernel/ktest.h"
 #include "lib/string.h"
 

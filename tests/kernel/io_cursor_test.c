@@ -1,6 +1,6 @@
-/* ktest=io_cursor: the tests of kernel/io_cursor.c, through its public interface. */
-#include "kernel/io_cursor.h"
-#include "kernel/mm.h"
+/* ktest=io_cursor: the tests of kernel/fs/io_cursor.c, through its public interface. */
+#include "kernel/fs/io_cursor.h"
+#include "kernel/mm/mm.h"
 #include "kernel/ktest.h"
 #include "sched/preempt.h"
 #include "lib/string.h"

@@ -1,6 +1,6 @@
-/* ktest=kmalloc: the tests of kernel/kmalloc.c, through its public interface. */
-#include "kernel/kmalloc.h"
-#include "kernel/pmm.h"
+/* ktest=kmalloc: the tests of kernel/mm/kmalloc.c, through its public interface. */
+#include "kernel/mm/kmalloc.h"
+#include "kernel/mm/pmm.h"
 #include "arch/x86_64/memlayout.h"
 #include "kernel/ktest.h"
 #include "lib/string.h"

@@ -1,10 +1,10 @@
 /* An address space destroyed while this CPU still holds it lazily: a
  * kernel task switched in after one of its threads (or a vfork() child
- * sharing it) keeps its tables loaded (kernel/mm.c). fuzzlines once saw
+ * sharing it) keeps its tables loaded (kernel/mm/mm.c). fuzzlines once saw
  * "PANIC: mm_destroy: the address space is in use on this CPU" so. */
 #include "kernel/ktest.h"
-#include "kernel/mm.h"
-#include "kernel/vmm.h"
+#include "kernel/mm/mm.h"
+#include "kernel/mm/vmm.h"
 #include "sched/preempt.h"
 #include "arch/x86_64/cpu.h"
 

@@ -1,8 +1,8 @@
 /* ktest=page_owner: /proc/page_owner's groups name who asked for pages
  * and kmalloc blocks (boot with page_owner=on; skipped otherwise). */
-#include "kernel/page_owner.h"
-#include "kernel/kmalloc.h"
-#include "kernel/pmm.h"
+#include "kernel/mm/page_owner.h"
+#include "kernel/mm/kmalloc.h"
+#include "kernel/mm/pmm.h"
 #include "kernel/ksyms.h"
 #include "kernel/ktest.h"
 #include "lib/string.h"

@@ -1,11 +1,11 @@
-/* ktest=process: the tests of kernel/process.c, through its public interface. */
-#include "kernel/process.h"
-#include "kernel/task.h"
-#include "kernel/kmalloc.h"
-#include "kernel/path_walk.h"
-#include "kernel/ramfs.h"
-#include "kernel/pmm.h"
-#include "kernel/vmm.h"
+/* ktest=process: the tests of the processes (kernel/task/process*.c), through their public interface. */
+#include "kernel/task/process.h"
+#include "kernel/task/kthread.h"
+#include "kernel/mm/kmalloc.h"
+#include "kernel/fs/path_walk.h"
+#include "kernel/fs/ramfs/ramfs.h"
+#include "kernel/mm/pmm.h"
+#include "kernel/mm/vmm.h"
 #include "kernel/ktest.h"
 #include "sched/platform.h"
 #include "lib/time_units.h"
@@ -72,7 +72,7 @@ KTEST(process, a_thousand_forks_and_execs_leave_nothing_behind)
 }
 
 /* Loading a program can fail at each of its allocations: every failure
- * gives back what came before it (kernel/fork.c does the same for fork). */
+ * gives back what came before it (kernel/task/fork.c does the same for fork). */
 KTEST(process, a_spawn_out_of_memory_part_way_gives_everything_back)
 {
 	const char *const argv[] = { "/bin/hello", "an argument", NULL }, *const envp[] = { "TERM=linux", NULL };

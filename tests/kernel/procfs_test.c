@@ -1,10 +1,10 @@
-/* ktest=procfs: the tests of kernel/procfs.c, through its public interface. */
-#include "kernel/ramfs.h"
-#include "kernel/fs.h"
-#include "kernel/process.h"
+/* ktest=procfs: the tests of kernel/fs/proc/procfs.c, through its public interface. */
+#include "kernel/fs/ramfs/ramfs.h"
+#include "kernel/fs/fs.h"
+#include "kernel/task/process.h"
 #include "kernel/ktest.h"
 #include "kernel/sysctl.h"
-#include "kernel/path_walk.h"
+#include "kernel/fs/path_walk.h"
 #include "sched/api.h"
 #include "sched/platform.h"
 #include "lib/printf.h"

@@ -13,7 +13,7 @@
  * sees them. (The cost of a real switch is user/workloads/schedcost's.)
  */
 #include "kernel/ktest.h"
-#include "kernel/kmalloc.h"
+#include "kernel/mm/kmalloc.h"
 #include "kernel/printk.h"
 #include "sched/debug.h"
 #include "sched/api.h"

@@ -5,7 +5,7 @@
  * host against a simulated clock (tests/sim/).
  */
 #include "kernel/ktest.h"
-#include "kernel/task.h"
+#include "kernel/task/kthread.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
 #include "sched/api.h"
@@ -15,8 +15,8 @@
 #include "sched/o1.h"
 #include "arch/x86_64/time.h"
 #include "kernel/errno.h"
-#include "kernel/timer.h"
-#include "kernel/tick.h"
+#include "kernel/time/timer.h"
+#include "kernel/time/tick.h"
 #include "lib/util.h"
 #include "lib/string.h"
 #include "lib/sort.h"

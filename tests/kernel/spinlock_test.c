@@ -1,5 +1,5 @@
 /* ktest=spinlock: the tests of kernel/spinlock.c, through its public interface. */
-#include "kernel/smp.h"
+#include "kernel/smp_call.h"
 #include "kernel/ktest.h"
 #include "sched/preempt.h"
 

@@ -1,5 +1,5 @@
-/* ktest=syscall: the tests of kernel/syscall_names.c, through its public interface. */
-#include "kernel/syscall.h"
+/* ktest=syscall: the tests of kernel/entry/syscall_names.c, through its public interface. */
+#include "kernel/entry/syscall.h"
 #include "kernel/ktest.h"
 #include "lib/string.h"
 

@@ -7,8 +7,8 @@
  * fault, and the kernel carries on.
  */
 #include "kernel/ktest.h"
-#include "kernel/process.h"
-#include "kernel/task.h"
+#include "kernel/task/process.h"
+#include "kernel/task/kthread.h"
 
 /* mov eax, 39 (getpid); syscall */
 static const uint8_t syscall_at_the_edge[] = { 0xb8, 39, 0, 0, 0, 0x0f, 0x05 };

@@ -1,8 +1,8 @@
-/* The timers (kernel/timer.c) and the tick they drive (kernel/tick.c). */
+/* The timers (kernel/time/timer.c) and the tick they drive (kernel/time/tick.c). */
 #include "kernel/ktest.h"
-#include "kernel/timer.h"
-#include "kernel/smp.h"
-#include "kernel/tick.h"
+#include "kernel/time/timer.h"
+#include "kernel/smp_call.h"
+#include "kernel/time/tick.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
 #include "sched/wait.h"

@@ -1,6 +1,6 @@
 /* ktest=user: the tests of arch/x86_64/user.c, through its public interface. */
 #include "arch/x86_64/user.h"
-#include "arch/x86_64/percpu.h"
+#include "arch/x86_64/cpu_area.h"
 #include "kernel/errno.h"
 #include "kernel/ktest.h"
 

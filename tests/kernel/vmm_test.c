@@ -1,6 +1,6 @@
-/* ktest=vmm: the tests of kernel/vmm.c, through its public interface. */
-#include "kernel/vmm.h"
-#include "kernel/pmm.h"
+/* ktest=vmm: the tests of kernel/mm/vmm.c, through its public interface. */
+#include "kernel/mm/vmm.h"
+#include "kernel/mm/pmm.h"
 #include "kernel/ktest.h"
 #include "sched/preempt.h"
 #include "arch/x86_64/hooks.h"

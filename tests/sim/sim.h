@@ -85,7 +85,7 @@ uint64_t sim_runtime(const struct sim_task *t);   /* CPU time received so far */
 int sim_switches(int cpu);
 
 /* From now on every CPU ticks at the same instants, as the kernel's ticks
- * do once nohz has restarted them on the period grid (kernel/tick.c). */
+ * do once nohz has restarted them on the period grid (kernel/time/tick.c). */
 void sim_align_ticks(void);
 /* nohz: from now on an idle CPU with nothing queued takes no ticks (as the
  * kernel's nohz=on); its tick resumes once it has work. */

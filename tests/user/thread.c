@@ -507,7 +507,7 @@ static void *write_sleep_write(void *arg)
 
 /* The same as take_away(), but the writer sleeps on an idle CPU while its
  * page is taken away: the kernel must not leave that CPU's TLB behind
- * (kernel/mm.c: a lazy CPU flushes before it runs the program again). */
+ * (kernel/mm/mm.c: a lazy CPU flushes before it runs the program again). */
 static void take_away_from_sleeper(const char *what, int (*how)(void *addr))
 {
 	pid_t pid = fork();

@@ -1,7 +1,7 @@
 """Tasks: lm-tasks, lm-task PID, $lm_task(pid), $lm_current([cpu]), $lm_cpu().
 
 The kernel keeps every created task on one list (all_tasks in
-kernel/task.c); the idle tasks are not on it, they sit in each CPU's
+kernel/task/kthread.c); the idle tasks are not on it, they sit in each CPU's
 runqueue (rq->idle) and have pid 0.
 
 What a task's class keeps of its place depends on the normal class chosen

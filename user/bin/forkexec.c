@@ -8,7 +8,7 @@
  *   RESULT name=forkexec runs=1000 leaked_pages=0 leaked_bytes=0 leaked_tasks=0
  *
  * and exits 0 if every child exited with the first one's status, else 1.
- * The leak tests run it: ring3-leaks, and the kernel's own (kernel/process.c).
+ * The leak tests run it: ring3-leaks, and the kernel's own (kernel/task/process*.c).
  */
 #include <errno.h>
 #include <stdio.h>

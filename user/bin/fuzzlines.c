@@ -53,7 +53,7 @@
 
 /* Seeds that found a bug, replayed by every run without a SEED. */
 static const long known_seeds[] = {
-	1796514337,     /* `yes ... >> file &` filled memory through /tmp: a bound on files (kernel/ramfs_file.c) */
+	1796514337,     /* `yes ... >> file &` filled memory through /tmp: a bound on files (kernel/fs/ramfs/ramfs_file.c) */
 };
 
 static uint64_t state;

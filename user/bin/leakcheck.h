@@ -4,7 +4,7 @@
  * leftmost fills with its own page tables) and its count of tasks
  * (procs). A program takes the figures before its work and again once its
  * processes have all ended, and prints the difference: on leftmost both
- * must come back exactly (kernel/sys_system.c says how free memory is
+ * must come back exactly (kernel/entry/sys_system.c says how free memory is
  * counted for that). On Linux they never do; the figures then say little.
  *
  * Some things go lazily. A dead process's task is freed by the kernel's

@@ -1,7 +1,7 @@
 /*
- * The page the kernel shares with its vDSO (arch/x86_64/vdso/vdso.c),
+ * The page the kernel shares with its vDSO (arch/x86_64/vdso/vclock.c),
  * mapped read-only just below the vDSO's code in every process, filled in
- * once at boot (kernel/vdso.c): what the kernel's own clock_ns() and
+ * once at boot (kernel/mm/vdso.c): what the kernel's own clock_ns() and
  * realtime_ns() compute with, so that the two clocks read the same.
  */
 #pragma once

@@ -1,4 +1,4 @@
-/* ktest=fork: the tests of kernel/fork.c, #included at its end for its static functions and data. */
+/* ktest=fork: the tests of kernel/task/fork.c, #included at its end for its static functions and data. */
 #include "kernel/ktest.h"
 
 /*

@@ -1,4 +1,4 @@
-/* ktest=fs: the tests of kernel/fs.c, #included at its end for its static functions and data. */
+/* ktest=fs: the tests of kernel/fs/fs.c, #included at its end for its static functions and data. */
 #include "kernel/ktest.h"
 
 /* The tests work in /tmp/ktest-fs. */

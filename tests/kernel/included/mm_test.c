@@ -1,4 +1,4 @@
-/* ktest=mm: the tests of kernel/mm.c, #included at its end for its static functions and data. */
+/* ktest=mm: the tests of kernel/mm/mm.c, #included at its end for its static functions and data. */
 #include "kernel/ktest.h"
 
 static size_t pages_in_use(void)

@@ -1,4 +1,4 @@
-/* ktest=pmm: the tests of kernel/pmm.c, #included at its end for its static functions and data. */
+/* ktest=pmm: the tests of kernel/mm/pmm.c, #included at its end for its static functions and data. */
 #include "kernel/ktest.h"
 
 KTEST(pmm, alloc_free_returns_every_page)

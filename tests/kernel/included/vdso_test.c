@@ -1,4 +1,4 @@
-/* ktest=vdso: the tests of kernel/vdso.c, #included at its end for its static functions and data. */
+/* ktest=vdso: the tests of kernel/mm/vdso.c, #included at its end for its static functions and data. */
 #include "kernel/ktest.h"
 
 KTEST(vdso, the_image_is_an_elf_file_and_the_data_the_kernel_clock)

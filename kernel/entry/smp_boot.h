@@ -1,0 +1,4 @@
+/* Starting the other CPUs (kernel/entry/smp_boot.c). */
+#pragma once
+
+void smp_boot(void);                  /* start every CPU the MADT lists */
