@@ -1,6 +1,10 @@
 /*
- * The scheduling calls, with Linux's meaning and error values: today kernel
- * calls, later the bodies of the system calls. pid 0 means the caller.
+ * The scheduling calls by process ID, with Linux's meaning and error values
+ * (a negative errno): policy and RT priority, nice, CPU affinity, the RR
+ * interval, yield and the priority limits. kernel/sys_sched.c's system calls
+ * are these after copying their arguments, and the kernel calls them too
+ * (set_user_nice() takes the task itself). pid 0 means the caller. A task's
+ * settings are read and changed under its runqueue's lock.
  */
 #include "sched/core.h"
 #include "sched/balance.h"

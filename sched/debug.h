@@ -28,11 +28,11 @@ void sched_debug_dump(void);
 void sched_task_status(struct task *p);
 
 /*
- * The normal class's methods timed with n tasks queued (user/schedcost.c): a
- * private runqueue, no CPU's, so the balancer, ticks and wake-ups never see
- * it, holding n dummy nice-0 tasks that are in no task list, spread evenly
- * over spread_ns of the timeline. The caller provides sched_cost_size(n)
- * bytes for it and its dummies.
+ * The normal class's methods timed with n tasks queued (sched/cost.c, run by
+ * the sched_cost ktest): a private runqueue, no CPU's, so the balancer,
+ * ticks and wake-ups never see it, holding n dummy nice-0 tasks that are in
+ * no task list, spread evenly over spread_ns of the timeline. The caller
+ * provides sched_cost_size(n) bytes for it and its dummies.
  */
 struct sched_cost;
 size_t sched_cost_size(int n);

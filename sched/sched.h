@@ -131,10 +131,11 @@ enum {
 };
 
 /*
- * A scheduling class: the seed's method list. Every method but init_rq is
- * called with rq->lock held: the core takes the lock in the function that
- * calls the method, or asserts it is held (assert_held) where its caller
- * took it.
+ * A scheduling class: the seed's method list. Every method but init_rq and
+ * task_dead is called with rq->lock held: the core takes the lock in the
+ * function that calls the method, or asserts it is held (assert_held) where
+ * its caller took it. init_rq runs before anyone can use the runqueue;
+ * task_dead runs after the dead task's runqueue lock is let go.
  */
 struct sched_class {
 	const char *name;

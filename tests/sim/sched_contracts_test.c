@@ -113,9 +113,9 @@ static uint64_t count_reads(void)
 	return ++reads;
 }
 
-/* user/schedcost.c's private runqueue: the methods run on it (each timed
- * alone, between two reads of the clock) and the machine's own runqueues
- * never see its thousand dummies. */
+/* sched/cost.c's private runqueue (the sched_cost ktest's): the methods run
+ * on it (each timed alone, between two reads of the clock) and the
+ * machine's own runqueues never see its thousand dummies. */
 TEST(sched_cost_runs_the_fair_class_on_a_runqueue_of_its_own)
 {
 	sim_reset(1, 1000);
