@@ -6,7 +6,7 @@
  *   sysctl [-n] [-e] [-q] [-w] name=value...  set these
  *
  * A name is a path below /proc/sys with dots for slashes
- * (kernel.sched_latency_ns), or the path itself (kernel/sched_latency_ns);
+ * (kernel.sched_granularity_ns), or the path itself (kernel/sched_granularity_ns);
  * as procps does, a name written with slashes may hold dots (a network
  * interface's eth0.1), and is printed with the two swapped. A value of
  * several lines prints as a line each.
@@ -52,7 +52,7 @@ static void usage(FILE *out, int status)
 		     "  -q      print nothing for what is set\n"
 		     "  -w      set: every argument is name=value\n"
 		     "  -h      this help\n"
-		     "A name is kernel.sched_latency_ns or kernel/sched_latency_ns.\n");
+		     "A name is kernel.sched_granularity_ns or kernel/sched_granularity_ns.\n");
 	exit(status);
 }
 
