@@ -51,7 +51,8 @@ SCHED_PUBLIC = {
 # on the host).
 SCHED_PLATFORM = {"kernel/timer.h", "kernel/sysctl.h"}
 # ...and what the platform header alone includes in the kernel's build (not
-# the simulator's): kernel/percpu.h, for the inline sched_current().
+# the simulator's): kernel/percpu.h, for the inline sched_current(), which
+# is current() there.
 PLATFORM_KERNEL_ONLY = {"kernel/percpu.h"}
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
