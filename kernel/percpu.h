@@ -46,9 +46,10 @@ static inline struct cpu *this_cpu(void)
 	return container_of(this_arch_cpu(), struct cpu, arch);
 }
 
-/* The running task, read in one instruction: a task that is preempted and
- * moved to another CPU cannot get a mix of two CPUs' answers. */
-static inline struct task *current_task(void)
+/* The task running on this CPU (Linux's current): the kernel's name for
+ * it; sched/ says sched_current(). Read in one instruction: a task that is
+ * preempted and moved to another CPU cannot get a mix of two CPUs' answers. */
+static inline struct task *current(void)
 {
 	return (struct task *)percpu_read_u64(offsetof(struct cpu, current));
 }

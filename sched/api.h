@@ -18,9 +18,11 @@ void sched_list(void);                            /* the choices, on the console
 const char *sched_name(int i);                    /* the i-th choice's name; NULL past the last */
 void sched_init(void);                            /* before any runqueue is used */
 void sched_init_idle(struct task *idle, int cpu); /* the caller becomes cpu's idle task */
-/* A new task's scheduling state: TASK_NEW, SCHED_NORMAL, nice 0, every CPU
- * allowed, on this CPU. Set its policy or CPUs after this if you like. */
-void sched_fork(struct task *p);
+/* A new task's scheduling state: TASK_NEW, on this CPU, with parent's
+ * policy, priority, nice and CPUs (SCHED_RESET_ON_FORK: no RT, no negative
+ * nice); parent NULL: SCHED_NORMAL, nice 0, every CPU allowed. Set its
+ * policy or CPUs after this if you like. */
+void sched_fork(struct task *p, struct task *parent);
 
 /* Switching: the interrupt path, the tick, the idle loop, kernel/task/kthread.c. */
 void schedule(void);

@@ -80,6 +80,13 @@ static const struct sched_class *class_for_policy(int policy)
 	return policy == SCHED_FIFO || policy == SCHED_RR ? &rt_sched_class : normal_sched_class;
 }
 
+/* static_prio and prio, from p's nice level, policy and RT priority. */
+static void set_prios(struct task *p)
+{
+	p->static_prio = NICE_TO_PRIO(p->nice);
+	p->prio = task_has_rt_policy(p) ? MAX_RT_PRIO - 1 - p->rt_priority : p->static_prio;
+}
+
 /* Is class a above class b in the list? */
 static bool class_above(const struct sched_class *a, const struct sched_class *b)
 {
@@ -111,14 +118,35 @@ void sched_init(void)
 	balance_init();
 }
 
-void sched_fork(struct task *p)
+/*
+ * A new task's scheduling state, before anyone else can see it: parent's
+ * policy, priority, nice level and CPUs, read at once under the lock they
+ * are written under. After SCHED_RESET_ON_FORK the child gets no RT policy
+ * nor negative nice, nor the flag. Without a parent: SCHED_NORMAL at nice
+ * 0 on every CPU. The class's own setup waits for wake_up_new_task().
+ */
+void sched_fork(struct task *p, struct task *parent)
 {
 	set_task_state(p, TASK_NEW);
 	p->policy = SCHED_NORMAL;
-	p->static_prio = p->prio = NICE_TO_PRIO(0);
+	p->rt_priority = p->nice = 0;
 	p->cpus_allowed = ~0ULL;
+	p->reset_on_fork = false;
+	if (parent) {
+		uint64_t flags;
+		struct rq *rq = task_rq_lock(parent, &flags);
+		bool reset = parent->reset_on_fork;
+		if (!reset || !task_has_rt_policy(parent)) {
+			p->policy = parent->policy;
+			p->rt_priority = parent->rt_priority;
+		}
+		p->nice = reset && parent->nice < 0 ? 0 : parent->nice;
+		p->cpus_allowed = parent->cpus_allowed;
+		task_rq_unlock(rq, flags);
+	}
+	set_prios(p);
 	set_task_cpu(p, sched_this_cpu());
-	p->sched_class = class_for_policy(SCHED_NORMAL);
+	p->sched_class = class_for_policy(p->policy);
 }
 
 /* The code running on this CPU becomes its idle task. */
@@ -645,8 +673,7 @@ void sched_change_task(struct task *p, int policy, int rt_priority, int nice)
 	p->policy = policy;
 	p->rt_priority = rt_priority;
 	p->nice = nice;
-	p->static_prio = NICE_TO_PRIO(nice);
-	p->prio = task_has_rt_policy(p) ? MAX_RT_PRIO - 1 - rt_priority : p->static_prio;
+	set_prios(p);
 	p->sched_class = class_for_policy(policy);
 	p->sched_class->task_init(rq, p);
 

@@ -22,7 +22,7 @@ size_t sched_cost_size(int n)
  * of a task that is enqueued; the other classes do not look at it. */
 static void dummy_init(struct rq *rq, struct task *p, uint64_t place)
 {
-	sched_fork(p);
+	sched_fork(p, NULL);
 	set_task_cpu(p, rq->cpu);
 	set_task_state(p, TASK_RUNNING);
 	normal_sched_class->task_init(rq, p);

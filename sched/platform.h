@@ -60,6 +60,6 @@ void sched_bug(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 
 struct task *sched_current(void);
 #else
 #include "kernel/percpu.h"
-static inline struct task *sched_current(void) { return current_task(); }
+static inline struct task *sched_current(void) { return current(); }
 #endif
 void sched_set_current(struct task *p);

@@ -61,7 +61,8 @@ SCHED_PUBLIC = {
 # on the host).
 SCHED_PLATFORM = {"kernel/time/timer.h", "kernel/sysctl.h"}
 # ...and what the platform header alone includes in the kernel's build (not
-# the simulator's): kernel/percpu.h, for the inline sched_current().
+# the simulator's): kernel/percpu.h, for the inline sched_current(), which
+# is current() there.
 PLATFORM_KERNEL_ONLY = {"kernel/percpu.h"}
 
 # kernel/'s subsystems, bottom-up: a folder's files are in the subsystem of

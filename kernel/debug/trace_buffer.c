@@ -77,7 +77,7 @@ void trace_record(enum trace_type type, uint64_t ts, const struct task *a, const
 	if (__atomic_load_n(&trace_on, __ATOMIC_SEQ_CST) && cpu < nrings) {
 		struct trace_entry *e = &r->entries[r->written % r->size];
 		*e = (struct trace_entry){ .ts = ts, .x = x, .y = y, .type = type };
-		copy_task(&e->cur, current_task());
+		copy_task(&e->cur, current());
 		copy_task(&e->a, a);
 		copy_task(&e->b, b);
 		r->written++;

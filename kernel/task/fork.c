@@ -3,8 +3,8 @@
  * thread in the caller's process. A new process's address space is the
  * parent's, copy-on-write (mm_fork), its descriptors the same open files
  * (fdtable_fork); a new thread shares both. Either way the new task's
- * scheduling policy, nice level and CPUs are the creator's, as on Linux,
- * and it starts in the kernel only to go straight to ring 3 with the
+ * scheduling policy, nice level and CPUs are the creator's, as on Linux
+ * (sched_fork, from process_add_thread), and it starts in the kernel only to go straight to ring 3 with the
  * creator's registers, but rax 0 (clone returns 0 in the child) and the
  * stack and FS base clone asked for.
  */
@@ -54,31 +54,6 @@ static void resume_child(void *arg)
 		copy_to_user((void *)start.set_tid, &me->pid, sizeof(me->pid));   /* a bad address: as Linux, no matter */
 	start.regs.rax = 0;
 	arch_resume_user(&start.regs);
-}
-
-/* What Linux's clone copies of the scheduler's view of the creator: all
- * of it, but after SCHED_RESET_ON_FORK an RT policy and a negative nice
- * (and the flag itself). */
-static void inherit_scheduling(struct task *child, struct task *parent)
-{
-	struct sched_param param;
-	int policy = sched_getscheduler(parent->pid), nice;
-	cpumask_t cpus;
-	if (policy < 0 || sched_getparam(parent->pid, &param) < 0 || sched_get_nice(parent->pid, &nice) < 0 ||
-	    sched_getaffinity(parent->pid, &cpus) < 0)
-		return;                   /* only the parent itself asks: cannot fail */
-	if (policy & SCHED_RESET_ON_FORK) {
-		policy &= ~SCHED_RESET_ON_FORK;
-		if (policy == SCHED_FIFO || policy == SCHED_RR) {
-			policy = SCHED_NORMAL;
-			param.sched_priority = 0;
-		}
-		if (nice < 0)
-			nice = 0;
-	}
-	sched_setscheduler(child->pid, policy, &param);
-	sched_set_nice(child->pid, nice);
-	sched_setaffinity(child->pid, cpus);
 }
 
 /* A new process, its first thread created but not started: 0, -ENOMEM, or
@@ -141,7 +116,6 @@ long process_clone(const struct user_regs *regs, const struct clone_args *args)
 	preempt_disable();                /* the registers are the creator's only while it runs */
 	fpu_save(child->fpu);
 	preempt_enable();
-	inherit_scheduling(child, me);
 	int tid = child->pid;
 	if (flags & CLONE_PARENT_SETTID)
 		copy_to_user((void *)args->parent_tid, &tid, sizeof(tid));   /* a bad address: as Linux, no matter */

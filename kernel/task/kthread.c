@@ -1,7 +1,7 @@
 /*
  * The life of a kernel task: created with a stack and neutral scheduling
- * state (SCHED_NORMAL, nice 0, every CPU allowed), started by the
- * scheduler's wake_up_new_task(), run, exited, then joined or reaped.
+ * state (SCHED_NORMAL, nice 0, every CPU allowed) or its parent's, started
+ * by the scheduler's wake_up_new_task(), run, exited, then joined or reaped.
  *
  * A task's memory goes when its last reference does: the creator's (given up
  * by task_join or task_detach) and any taken by sched_task_get(). The stack
@@ -94,6 +94,11 @@ void __attribute__((noreturn)) task_entry(struct task *prev)
 
 struct task *task_create(const char *name, void (*fn)(void *arg), void *arg)
 {
+	return task_create_child(NULL, name, fn, arg);
+}
+
+struct task *task_create_child(struct task *parent, const char *name, void (*fn)(void *arg), void *arg)
+{
 	struct task *p = kzalloc(sizeof(*p));
 	if (!p)
 		return NULL;
@@ -105,7 +110,7 @@ struct task *task_create(const char *name, void (*fn)(void *arg), void *arg)
 	strlcpy(p->name, name, sizeof(p->name));
 	p->entry = fn;
 	p->arg = arg;
-	sched_fork(p);
+	sched_fork(p, parent);
 	p->preempt_count = 1;             /* it starts inside schedule(), holding the runqueue lock */
 	p->joinable = true;
 	p->refcount = 1;

@@ -8,6 +8,9 @@
 /* Created but not started: set its policy or CPUs first if you like. NULL
  * when out of memory. Every task must be joined or detached. */
 struct task *task_create(const char *name, void (*fn)(void *arg), void *arg);
+/* The same, but with parent's scheduling policy, priority, nice and CPUs
+ * (sched_fork): a fork's or a clone's new task. */
+struct task *task_create_child(struct task *parent, const char *name, void (*fn)(void *arg), void *arg);
 void task_start(struct task *p);
 struct task *task_spawn(const char *name, void (*fn)(void *arg), void *arg);   /* create + start */
 

@@ -70,7 +70,7 @@ int process_add_thread(struct process *proc, const struct thread *creator, bool 
 		return -EAGAIN;
 	struct fpu_state *fpu = kmalloc(sizeof(*fpu));
 	struct thread *t = kzalloc(sizeof(*t));
-	struct task *p = fpu && t ? task_create(name, entry, arg) : NULL;
+	struct task *p = fpu && t ? task_create_child(creator ? creator->task : NULL, name, entry, arg) : NULL;
 	if (!p) {
 		kfree(fpu);
 		kfree(t);

@@ -220,8 +220,9 @@ struct process *process_create(struct mm *mm, struct fdtable *files);
 int process_start(struct process *proc, struct process *parent, const char *name,
 		  void (*entry)(void *arg), void *arg, struct task **out);
 /* A thread of proc, created (not started: *out) and detached (its task is
- * freed as it exits): its signal mask (and alternate stack, for a fork)
- * creator's. 0, -ENOMEM, or -EAGAIN when the kernel has as many tasks as
+ * freed as it exits): its scheduling (sched_fork) and signal mask (and
+ * alternate stack, for a fork) creator's; without a creator, the kernel's
+ * defaults. 0, -ENOMEM, or -EAGAIN when the kernel has as many tasks as
  * it allows (Linux's threads-max: a task per 32 pages of memory). */
 int process_add_thread(struct process *proc, const struct thread *creator, bool fork, const char *name,
 		       void (*entry)(void *arg), void *arg, struct task **out);

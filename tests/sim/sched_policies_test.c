@@ -414,6 +414,58 @@ TEST(sched_new_task_runs_first_when_asked)
 	}
 }
 
+/* A child starts with its parent's policy, priority, nice and CPUs
+ * (sched_fork); SCHED_RESET_ON_FORK keeps an RT policy and a negative nice
+ * from it, and the flag itself. */
+TEST(sched_fork_hands_the_parents_scheduling_to_the_child)
+{
+	sim_reset(2, 1000);
+	struct sim_task *parent = sim_task("parent", 0, 0);
+	sim_start(parent, 0);
+	int pid = parent->task.pid;
+	EXPECT_EQ_INT(sched_setscheduler(pid, SCHED_RR, &(struct sched_param){ 7 }), 0);
+	EXPECT_EQ_INT(sched_set_nice(pid, -3), 0);
+	EXPECT_EQ_INT(sched_setaffinity(pid, 1), 0);
+	sim_run(SIM_MS);
+
+	struct sim_task *child = sim_fork(parent, "child");
+	EXPECT_EQ_INT(child->task.policy, SCHED_RR);
+	EXPECT_EQ_INT(child->task.rt_priority, 7);
+	EXPECT_EQ_INT(child->task.prio, parent->task.prio);
+	EXPECT_EQ_INT(child->task.nice, -3);
+	EXPECT_EQ_INT(child->task.static_prio, parent->task.static_prio);
+	EXPECT_EQ_UINT(child->task.cpus_allowed, 1);
+	sim_start(child, 0);
+	EXPECT_EQ_INT(sched_getscheduler(child->task.pid), SCHED_RR);
+	sim_run(SIM_S);                   /* RR: the two take turns on CPU 0 */
+	EXPECT(sim_runtime(child) > 400 * SIM_MS && sim_runtime(parent) > 400 * SIM_MS);
+
+	EXPECT_EQ_INT(sched_setscheduler(pid, SCHED_RR | SCHED_RESET_ON_FORK, &(struct sched_param){ 7 }), 0);
+	struct sim_task *reset = sim_fork(parent, "reset");
+	EXPECT_EQ_INT(reset->task.policy, SCHED_NORMAL);
+	EXPECT_EQ_INT(reset->task.rt_priority, 0);
+	EXPECT_EQ_INT(reset->task.nice, 0);
+	EXPECT_EQ_INT(reset->task.prio, reset->task.static_prio);
+	EXPECT_EQ_UINT(reset->task.cpus_allowed, 1);
+	EXPECT(!reset->task.reset_on_fork);
+	sim_start(reset, 0);
+	EXPECT_EQ_INT(sched_getscheduler(reset->task.pid), SCHED_NORMAL);
+
+	/* A normal policy and a positive nice are kept. */
+	EXPECT_EQ_INT(sched_setscheduler(pid, SCHED_BATCH | SCHED_RESET_ON_FORK, &(struct sched_param){ 0 }), 0);
+	EXPECT_EQ_INT(sched_set_nice(pid, 4), 0);
+	struct sim_task *batch = sim_fork(parent, "batch");
+	EXPECT_EQ_INT(batch->task.policy, SCHED_BATCH);
+	EXPECT_EQ_INT(batch->task.nice, 4);
+	EXPECT(!batch->task.reset_on_fork);
+
+	/* Without a parent (a task the kernel makes): the defaults. */
+	struct sim_task *kernel = sim_task("kernel", 0, 0);
+	EXPECT_EQ_INT(kernel->task.policy, SCHED_NORMAL);
+	EXPECT_EQ_INT(kernel->task.nice, 0);
+	EXPECT_EQ_UINT(kernel->task.cpus_allowed, ~0ULL);
+}
+
 TEST(sched_yield_goes_behind_every_other_task)
 {
 	struct sim_task *h[3];

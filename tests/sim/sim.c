@@ -386,7 +386,7 @@ uint64_t sim_latency_percentile(const struct sim_task *t, double pct)
 
 void sim_set_nohz(bool on) { nohz = on; }
 
-struct sim_task *sim_task(const char *name, uint64_t run_ns, uint64_t sleep_ns)
+static struct sim_task *new_task(struct task *parent, const char *name, uint64_t run_ns, uint64_t sleep_ns)
 {
 	if (ntasks == SIM_MAX_TASKS)
 		sched_bug("too many simulated tasks");
@@ -394,7 +394,7 @@ struct sim_task *sim_task(const char *name, uint64_t run_ns, uint64_t sleep_ns)
 	struct task *p = &t->task;
 	snprintf(p->name, TASK_NAME_LEN, "%.15s", name);
 	p->pid = ntasks;
-	sched_fork(p);
+	sched_fork(p, parent);
 	list_init(&p->wait_node);
 	t->run_ns = run_ns;
 	t->sleep_ns = sleep_ns;
@@ -402,6 +402,16 @@ struct sim_task *sim_task(const char *name, uint64_t run_ns, uint64_t sleep_ns)
 	t->wake_timer = (struct timer)TIMER_INIT(wake_timer_fired);
 	p->wake_timer = &t->wake_timer;
 	return t;
+}
+
+struct sim_task *sim_task(const char *name, uint64_t run_ns, uint64_t sleep_ns)
+{
+	return new_task(NULL, name, run_ns, sleep_ns);
+}
+
+struct sim_task *sim_fork(struct sim_task *parent, const char *name)
+{
+	return new_task(&parent->task, name, 0, 0);
 }
 
 /* The simulator itself starts and changes tasks from outside any task, as

@@ -58,6 +58,8 @@ void sim_reset_sched(int ncpus, int hz, const char *sched);
 
 /* A task (not yet started): a hog if run_ns == 0 and sleep_ns == 0. */
 struct sim_task *sim_task(const char *name, uint64_t run_ns, uint64_t sleep_ns);
+/* A hog created by parent (not yet started): its scheduling is parent's, as a fork's. */
+struct sim_task *sim_fork(struct sim_task *parent, const char *name);
 /* A task that runs run_ns of work every period_ns, woken at absolute
  * multiples of the period (as the wakeup workload's sleeper). */
 struct sim_task *sim_periodic(const char *name, uint64_t run_ns, uint64_t period_ns);

@@ -406,6 +406,58 @@ static void more_scheduling(void)
 	show_status("the group's leader", pid);
 }
 
+/* A child's own view of its scheduling, printed by the child. */
+static void describe_child(const char *what)
+{
+	struct sched_param p = { .sched_priority = -1 };
+	getparam(0, &p);
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	sched_getaffinity(0, sizeof(set), &set);
+	printf("proc: %s: policy %ld priority %d nice %d CPU 0 only %s\n", what, getscheduler(0), p.sched_priority,
+	       getpriority(PRIO_PROCESS, 0), CPU_COUNT(&set) == 1 && CPU_ISSET(0, &set) ? "yes" : "no");
+}
+
+/* What a child inherits of its parent's scheduling, and what
+ * SCHED_RESET_ON_FORK keeps from it: the RT policy and a negative nice,
+ * and the flag itself, but not the CPUs. */
+static void child_scheduling(void)
+{
+	cpu_set_t all, one;
+	sched_getaffinity(0, sizeof(all), &all);
+	CPU_ZERO(&one);
+	CPU_SET(0, &one);
+	show("sched_setaffinity(0, CPU 0)", sched_setaffinity(0, sizeof(one), &one));
+	show("setpriority(PROCESS, 0, -2)", setpriority(PRIO_PROCESS, 0, -2));
+	struct sched_param p = { .sched_priority = 3 };
+	show("sched_setscheduler(0, RR, 3)", setscheduler(0, SCHED_RR, &p));
+	pid_t pid = fork();
+	if (pid == 0) {
+		describe_child("a child of RR 3 at nice -2");
+		_exit(0);
+	}
+	show_status("the child", pid);
+	show("sched_setscheduler(0, RR | RESET_ON_FORK, 3)", setscheduler(0, SCHED_RR | SCHED_RESET_ON_FORK, &p));
+	pid = fork();
+	if (pid == 0) {
+		describe_child("after RESET_ON_FORK");
+		_exit(0);
+	}
+	show_status("the child", pid);
+	p.sched_priority = 0;
+	show("sched_setscheduler(0, BATCH | RESET_ON_FORK, 0)", setscheduler(0, SCHED_BATCH | SCHED_RESET_ON_FORK, &p));
+	show("setpriority(PROCESS, 0, 6)", setpriority(PRIO_PROCESS, 0, 6));
+	pid = fork();
+	if (pid == 0) {
+		describe_child("of BATCH at nice 6, after RESET_ON_FORK");
+		_exit(0);
+	}
+	show_status("the child", pid);
+	show("sched_setscheduler(0, OTHER, 0)", setscheduler(0, SCHED_OTHER, &p));
+	show("setpriority(PROCESS, 0, 0)", setpriority(PRIO_PROCESS, 0, 0));
+	show("sched_setaffinity(0, as before)", sched_setaffinity(0, sizeof(all), &all));
+}
+
 /* A chain of processes, each the parent of the next, in a group of its
  * own, as long as a program cares to make it, then killed as a group: no
  * walk of the process tree may recurse down it. The test runs in a
@@ -464,6 +516,7 @@ int main(int argc, char **argv)
 	clocks();
 	scheduling();
 	more_scheduling();
+	child_scheduling();
 	identity_and_limits();
 	groups();
 	process_chain();
