@@ -115,7 +115,7 @@ static uint32_t hash_ptr(uintptr_t p, uint32_t extra)
 /* Claim the one report. In a test's expected run, count it instead. */
 static bool report_begin(void)
 {
-	if (expecting && expecting == sched_current() && !this_cpu()->in_irq) {
+	if (expecting && expecting == current() && !this_cpu()->in_irq) {
 		expected_count++;
 		return false;
 	}
@@ -278,7 +278,7 @@ static int save_stack(uint64_t *ips, int max, uint64_t ip);
 /* Where the checker was called from (ip: the lock function's caller), and what this CPU and task hold. */
 static void print_here(const struct held_view *v, uint64_t ip)
 {
-	struct task *me = sched_current();
+	struct task *me = current();
 	pr_warn("lockdep: on cpu%d, %s '%s', holding:", this_cpu()->id,
 		this_cpu()->in_irq ? "in an interrupt of" : "task", me ? me->name : "(boot)");
 	for (int i = view_depth(v) - 1; i >= 0; i--) {
@@ -345,7 +345,7 @@ static void add_edge(const struct held_view *v, int from, int to, uint64_t ip)
 	}
 	int idx = nr_edges++;
 	struct edge *e = &edges[idx];
-	struct task *me = sched_current();
+	struct task *me = current();
 	*e = (struct edge){ .from = (uint16_t)from, .to = (uint16_t)to, .cpu = this_cpu()->id };
 	snprintf(e->task, sizeof(e->task), "%s", me ? me->name : "(boot)");
 	int depth = view_depth(v);
@@ -472,7 +472,7 @@ static int save_stack(uint64_t *ips, int max, uint64_t ip)
 
 static struct held_view view_of(struct cpu_locks *cl)
 {
-	struct task *me = sched_current();
+	struct task *me = current();
 	return (struct held_view){ cl, me && !this_cpu()->in_irq ? &me->lockdep : NULL };
 }
 
@@ -487,7 +487,7 @@ void lockdep_acquire(const void *lock, const char *name, enum lock_kind kind, in
 	int c = class_of(name, kind, subclass);
 	if (c >= 0) {
 		bool irqs_were_on = flags & RFLAGS_IF;
-		if (kind == LOCK_MUTEX && !trylock && sched_current())
+		if (kind == LOCK_MUTEX && !trylock && current())
 			check_may_sleep(&v, irqs_were_on, "mutex_lock", ip);
 		if (kind == LOCK_SPIN)
 			check_irq_usage(&v, c, irqs_were_on, ip);
@@ -532,7 +532,7 @@ void lockdep_might_sleep(const char *what, uint64_t ip)
 	if (!cl)
 		return;
 	struct held_view v = view_of(cl);
-	if (sched_current())                     /* boot runs with interrupts off, and sleeps on nothing */
+	if (current())                     /* boot runs with interrupts off, and sleeps on nothing */
 		check_may_sleep(&v, flags & RFLAGS_IF, what, ip);
 	leave(cl, flags);
 }
@@ -547,7 +547,7 @@ void lockdep_might_fault(uint64_t ip)
 	if (!cl)
 		return;
 	struct held_view v = view_of(cl);
-	if (sched_current() && sched_current()->process && !cl->faults_off) {
+	if (current() && current()->process && !cl->faults_off) {
 		check_may_sleep(&v, flags & RFLAGS_IF, "a user copy (a fault takes mm's lock)", ip);
 		int c = class_of("mm", LOCK_MUTEX, 0);
 		if (c >= 0 && lockdep_on)
@@ -569,7 +569,7 @@ void lockdep_user_faults_on(void)
 void lockdep_expect_reports(bool on)
 {
 	expected_count = 0;
-	__atomic_store_n(&expecting, on ? sched_current() : NULL, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&expecting, on ? current() : NULL, __ATOMIC_SEQ_CST);
 }
 
 int lockdep_reports_expected(void)

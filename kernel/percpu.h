@@ -47,7 +47,7 @@ static inline struct cpu *this_cpu(void)
 }
 
 /* The task running on this CPU (Linux's current): the kernel's name for
- * it; sched/ says sched_current(). Read in one instruction: a task that is
+ * it; sched/ says current(). Read in one instruction: a task that is
  * preempted and moved to another CPU cannot get a mix of two CPUs' answers. */
 static inline struct task *current(void)
 {

@@ -124,7 +124,7 @@ void assert_irqs_off_in(const char *func)
 /* Before the first task (early boot) nothing can preempt anything. */
 void assert_preempt_off_in(const char *func)
 {
-	struct task *p = sched_current();
+	struct task *p = current();
 	if (p && p->preempt_count == 0 && irqs_enabled())
 		panic("%s: %s on cpu%d must not be preemptible, but its preempt_count is 0 and interrupts are on",
 		      func, p->name, spin_this_cpu());

@@ -70,7 +70,7 @@ static uint64_t adapt_window(uint64_t window, uint64_t idle_ns, uint64_t least, 
 
 void idle_loop(void)
 {
-	struct task *me = sched_current();
+	struct task *me = current();
 	uint64_t window = 0;                  /* ns; starts at idle_poll_us */
 	for (;;) {
 		uint64_t least = (uint64_t)sysctl_read(&idle_poll_us) * 1000;

@@ -61,10 +61,10 @@ long sys_reboot(const uint64_t *arg)
 		return 0;
 	case REBOOT_CMD_HALT:
 	case REBOOT_CMD_POWER_OFF:
-		pr_info("reboot: power down (asked by pid %d)", sched_current()->process->pid);
+		pr_info("reboot: power down (asked by pid %d)", current()->process->pid);
 		power_off();
 	case REBOOT_CMD_RESTART:
-		pr_info("reboot: restarting (asked by pid %d)", sched_current()->process->pid);
+		pr_info("reboot: restarting (asked by pid %d)", current()->process->pid);
 		power_reboot();
 	default:
 		return -EINVAL;
@@ -152,7 +152,7 @@ static struct user_timeval to_timeval(uint64_t ns)
 long sys_getrusage(const uint64_t *arg)
 {
 	enum { RUSAGE_SELF = 0, RUSAGE_CHILDREN = -1, RUSAGE_THREAD = 1 };
-	struct task *me = sched_current();
+	struct task *me = current();
 	struct user_rusage ru = { .maxrss = 0 };
 	struct cputime time;
 	switch ((int)arg[0]) {

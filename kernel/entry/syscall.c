@@ -151,7 +151,7 @@ static const syscall_fn table[] = {
  * is easy to find when a program misbehaves. */
 static long not_implemented(uint64_t nr)
 {
-	struct task *me = sched_current();
+	struct task *me = current();
 	uint64_t *reported = me->process->reported_missing;
 	size_t bit = MIN(nr, (uint64_t)SYSCALL_NR_TRACKED);
 	if (!(reported[bit / 64] & (1ULL << (bit % 64)))) {
@@ -167,7 +167,7 @@ static long not_implemented(uint64_t nr)
  * ran. Name it, loudly, and put it right. */
 static void check_preemption_back(uint64_t nr)
 {
-	struct task *me = sched_current();
+	struct task *me = current();
 	if (me->preempt_count == 0)
 		return;
 	pr_warn("pid %d (%s): system call %llu (%s) returns with preempt_count %d", me->pid, me->name,

@@ -97,7 +97,7 @@ static void poll_timed_out(struct timer *t)
  * have events for their caller. */
 static unsigned ask_files(struct pollfd *fds, unsigned nfds, struct poll_table *pt)
 {
-	struct fdtable *files = sched_current()->process->files;
+	struct fdtable *files = current()->process->files;
 	unsigned ready = 0;
 	for (unsigned i = 0; i < nfds; i++) {
 		fds[i].revents = 0;
@@ -127,7 +127,7 @@ long poll_files(struct pollfd *fds, unsigned nfds, uint64_t deadline)
 	wait_queue_init(&pt.wq, "poll");
 	if (nfds && !(pt.hooks = kmalloc(nfds * sizeof(*pt.hooks))))
 		return -ENOMEM;
-	struct task *me = sched_current();
+	struct task *me = current();
 	bool timer_armed = deadline && deadline != FOREVER_NS;
 	if (timer_armed) {
 		me->wake_timer = &pt.timer;

@@ -24,7 +24,7 @@
 
 static struct fdtable *my_files(void)
 {
-	return sched_current()->process->files;
+	return current()->process->files;
 }
 
 static bool is_open(int fd)
@@ -63,8 +63,8 @@ long sys_read(const uint64_t *arg)
 static long sigpipe_on_epipe(long ret)
 {
 	if (ret == -EPIPE) {
-		struct sig_info info = { .signo = SIGPIPE, .pid = sched_current()->pid };
-		signal_send(sched_current()->process, &info);
+		struct sig_info info = { .signo = SIGPIPE, .pid = current()->pid };
+		signal_send(current()->process, &info);
 	}
 	return ret;
 }

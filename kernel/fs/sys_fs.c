@@ -32,7 +32,7 @@
 
 static struct process *me(void)
 {
-	return sched_current()->process;
+	return current()->process;
 }
 
 static unsigned umask_of_me(void)

@@ -24,7 +24,7 @@
 /* The array in, the wait, the revents out. */
 static long poll_user(uint64_t ufds, uint64_t nfds, uint64_t deadline)
 {
-	struct process *proc = sched_current()->process;
+	struct process *proc = current()->process;
 	if (nfds > proc->rlimits[RLIMIT_NOFILE].cur)
 		return -EINVAL;
 	size_t size = nfds * sizeof(struct pollfd);
@@ -60,7 +60,7 @@ static int wait_with_mask(uint64_t umask, uint64_t size)
 		return -EINVAL;
 	if (copy_from_user(&mask, (const void *)umask, sizeof(mask)) < 0)
 		return -EFAULT;
-	struct thread *t = sched_current()->thread;
+	struct thread *t = current()->thread;
 	t->saved_blocked = t->blocked;
 	t->restore_blocked = true;
 	signal_set_blocked(mask);
@@ -71,7 +71,7 @@ static int wait_with_mask(uint64_t umask, uint64_t size)
  * the mask it waited with goes now. */
 static void end_wait_with_mask(uint64_t umask, long ret)
 {
-	struct thread *t = sched_current()->thread;
+	struct thread *t = current()->thread;
 	if (umask && ret != -EINTR) {
 		t->restore_blocked = false;
 		signal_set_blocked(t->saved_blocked);

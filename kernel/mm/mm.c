@@ -714,12 +714,12 @@ bool mm_fault(struct mm *mm, uint64_t addr, uint64_t error_code)
 	 * present page can be its fault. A private page not yet touched, and
 	 * the page below a stack, are not present. */
 	bool cow = (error_code & (FAULT_PRESENT | FAULT_WRITE)) == (FAULT_PRESENT | FAULT_WRITE);
-	struct thread *t = sched_current()->thread;
+	struct thread *t = current()->thread;
 	if (t)                            /* unless this fault finds no page (user_fault() kills for it) */
 		t->fault_out_of_memory = false;
 	if ((!cow && (error_code & FAULT_PRESENT)) || addr >= USER_TOP)
 		return false;
-	if (mm->lock.owner == sched_current())
+	if (mm->lock.owner == current())
 		return false;             /* the kernel's own bug, with the lock held: let it show */
 	if (!irqs_enabled()) {
 		/* The lock may be held by a CPU shooting down entries, which

@@ -130,7 +130,7 @@ void alloc_fail_nth(int n)
 {
 	allocs_to_failure = n;
 	failure_injected = false;
-	__atomic_store_n(&failing_task, n > 0 ? sched_current() : NULL, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&failing_task, n > 0 ? current() : NULL, __ATOMIC_SEQ_CST);
 }
 
 bool alloc_failure_injected(void)
@@ -141,7 +141,7 @@ bool alloc_failure_injected(void)
 bool alloc_should_fail(void)
 {
 	const struct task *target = __atomic_load_n(&failing_task, __ATOMIC_RELAXED);
-	if (!target || target != sched_current() || --allocs_to_failure > 0)
+	if (!target || target != current() || --allocs_to_failure > 0)
 		return false;
 	__atomic_store_n(&failing_task, NULL, __ATOMIC_RELAXED);
 	failure_injected = true;

@@ -122,14 +122,14 @@ static long mmap_in(struct mm *mm, const uint64_t *arg, struct file *file)
  * mmap must not take the place this one has chosen (kernel/mm/mm.h). */
 static struct mm *lock_my_mm(void)
 {
-	struct mm *mm = sched_current()->process->mm;
+	struct mm *mm = current()->process->mm;
 	mutex_lock(&mm->lock);
 	return mm;
 }
 
 long sys_mmap(const uint64_t *arg)
 {
-	struct file *file = arg[3] & MAP_ANONYMOUS ? NULL : fd_get(sched_current()->process->files, (int)arg[4]);
+	struct file *file = arg[3] & MAP_ANONYMOUS ? NULL : fd_get(current()->process->files, (int)arg[4]);
 	struct mm *mm = lock_my_mm();
 	long ret = mmap_in(mm, arg, file);
 	mutex_unlock(&mm->lock);

@@ -106,7 +106,7 @@ static void reset_thread_state(struct task *me)
 static void __attribute__((noreturn)) switch_program(struct mm *mm, const char *path, char *cmdline,
 							size_t cmdline_len)
 {
-	struct task *me = sched_current();
+	struct task *me = current();
 	struct process *proc = me->process;
 	uint64_t flags = irq_save();
 	struct mm *old = proc->mm;
@@ -139,7 +139,7 @@ long process_execve(uint64_t upath, uint64_t uargv, uint64_t uenvp)
 		err = copy_vector(&s, uenvp, &envp);
 	struct mm *mm = NULL;
 	if (!err) {
-		struct inode *cwd = cwd_get(sched_current()->process);
+		struct inode *cwd = cwd_get(current()->process);
 		err = exec_load(cwd, path, argv, envp, &mm);
 		inode_put(cwd);
 	}

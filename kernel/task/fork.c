@@ -49,7 +49,7 @@ static void resume_child(void *arg)
 {
 	struct child_start start = *(struct child_start *)arg;
 	kfree(arg);
-	struct task *me = sched_current();
+	struct task *me = current();
 	if (start.set_tid)
 		copy_to_user((void *)start.set_tid, &me->pid, sizeof(me->pid));   /* a bad address: as Linux, no matter */
 	start.regs.rax = 0;
@@ -60,7 +60,7 @@ static void resume_child(void *arg)
  * -EAGAIN at the kernel's limit of tasks. */
 static int new_process(struct child_start *start, struct task **out)
 {
-	struct task *me = sched_current();
+	struct task *me = current();
 	struct process *parent = me->process;
 	mutex_lock(&parent->mm->lock);
 	struct mm *mm = mm_fork(parent->mm);
@@ -95,7 +95,7 @@ long process_clone(const struct user_regs *regs, const struct clone_args *args)
 		return -EINVAL;
 	if ((flags & CLONE_SETTLS) && args->tls >= USER_TOP)
 		return -EPERM;                /* as arch_prctl(ARCH_SET_FS): the FS base must be a user address */
-	struct task *me = sched_current(), *child;
+	struct task *me = current(), *child;
 	struct child_start *start = kmalloc(sizeof(*start));
 	if (!start)
 		return -ENOMEM;

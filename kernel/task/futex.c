@@ -41,7 +41,7 @@ static int key_of(uint64_t uaddr, bool shared, struct futex_key *key)
 		return -EINVAL;
 	if (uaddr > USER_TOP - sizeof(uint32_t))
 		return -EFAULT;           /* Linux's access_ok(): only the user half counts */
-	struct mm *mm = sched_current()->process->mm;
+	struct mm *mm = current()->process->mm;
 	*key = (struct futex_key){ mm, uaddr };
 	if (!shared)
 		return 0;
@@ -138,7 +138,7 @@ long futex_wait(uint64_t uaddr, bool shared, uint32_t expected, uint32_t bitset,
 	int err = bitset ? key_of(uaddr, shared, &key) : -EINVAL;
 	if (err)
 		return err;
-	struct task *me = sched_current();
+	struct task *me = current();
 	struct futex_wait *w = wait_of(me);
 	struct wait_queue *b = bucket_of(&key);
 	struct futex_timeout timeout = { .timer = TIMER_INIT(timeout_fired), .task = me };

@@ -87,7 +87,7 @@ void __attribute__((noreturn)) task_entry(struct task *prev)
 	finish_task_switch(prev);
 	irq_enable();
 	preempt_check_resched();          /* a wake-up may have asked for a switch meanwhile */
-	struct task *me = sched_current();
+	struct task *me = current();
 	me->entry(me->arg);
 	task_exit(0);
 }
@@ -143,7 +143,7 @@ struct task *task_spawn(const char *name, void (*fn)(void *arg), void *arg)
 
 void task_exit(int code)
 {
-	struct task *me = sched_current();
+	struct task *me = current();
 	me->exit_code = code;
 	set_task_state(me, TASK_DEAD);
 	schedule();

@@ -103,7 +103,7 @@ int process_start(struct process *proc, struct process *parent, const char *name
 		  void (*entry)(void *arg), void *arg, struct task **out)
 {
 	/* A forked child's thread is a copy of the forking one. */
-	const struct thread *creator = parent ? sched_current()->thread : NULL;
+	const struct thread *creator = parent ? current()->thread : NULL;
 	struct task *p;
 	int err = process_add_thread(proc, creator, true, name, entry, arg, &p);
 	if (err)
@@ -138,7 +138,7 @@ int process_start(struct process *proc, struct process *parent, const char *name
 static void enter_program(void *arg)
 {
 	(void)arg;
-	const struct mm *mm = sched_current()->process->mm;
+	const struct mm *mm = current()->process->mm;
 	arch_enter_user(mm->entry, mm->start_stack);
 }
 
@@ -181,7 +181,7 @@ struct selection select_by_pid(int pid)
 		return (struct selection){ ONE_PID, pid };
 	if (pid == -1)
 		return (struct selection){ ANY, 0 };
-	return (struct selection){ ONE_GROUP, pid == 0 ? sched_current()->process->pgid : -pid };
+	return (struct selection){ ONE_GROUP, pid == 0 ? current()->process->pgid : -pid };
 }
 
 /* Under the tree lock. */
@@ -263,7 +263,7 @@ char *cmdline_make(const char *const argv[], size_t *len)
 
 void process_note_exec(char *cmdline, size_t len)
 {
-	struct process *proc = sched_current()->process;
+	struct process *proc = current()->process;
 	uint64_t flags = spin_lock_irqsave(&tree.lock);
 	proc->execed = true;
 	char *old = proc->cmdline;
@@ -278,7 +278,7 @@ int process_set_parent_death_signal(int signal)
 	if (signal < 0 || signal > NSIG)
 		return -EINVAL;
 	uint64_t flags = spin_lock_irqsave(&tree.lock);
-	sched_current()->process->parent_death_signal = signal;
+	current()->process->parent_death_signal = signal;
 	spin_unlock_irqrestore(&tree.lock, flags);
 	return 0;
 }
@@ -286,7 +286,7 @@ int process_set_parent_death_signal(int signal)
 int process_parent_pid(void)
 {
 	uint64_t flags = spin_lock_irqsave(&tree.lock);
-	const struct process *parent = sched_current()->process->parent;
+	const struct process *parent = current()->process->parent;
 	int ppid = parent ? parent->pid : 0;
 	spin_unlock_irqrestore(&tree.lock, flags);
 	return ppid;

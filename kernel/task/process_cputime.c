@@ -18,7 +18,7 @@ struct cputime cputime_sum(struct cputime a, struct cputime b)
 struct cputime process_children_cpu_time(void)
 {
 	uint64_t flags = spin_lock_irqsave(&tree.lock);
-	struct cputime time = sched_current()->process->children_time;
+	struct cputime time = current()->process->children_time;
 	spin_unlock_irqrestore(&tree.lock, flags);
 	return time;
 }
@@ -37,12 +37,12 @@ static struct cputime threads_time(struct process *proc)
 
 struct cputime process_self_cpu_time(void)
 {
-	return threads_time(sched_current()->process);
+	return threads_time(current()->process);
 }
 
 int process_thread_cpu_time(int tid, struct cputime *time)
 {
-	struct process *proc = sched_current()->process;
+	struct process *proc = current()->process;
 	int ret = -ESRCH;
 	uint64_t flags = spin_lock_irqsave(&proc->signals.lock);
 	struct list_node *n;

@@ -95,7 +95,7 @@ static void clear_child_tid(struct task *me)
 /* The calling thread leaves its process; the last one out ends it. */
 static void __attribute__((noreturn)) leave(int status)
 {
-	struct task *me = sched_current();
+	struct task *me = current();
 	struct thread *t = me->thread;
 	struct process *proc = me->process;
 	clear_child_tid(me);
@@ -138,7 +138,7 @@ static void kill_other_threads(struct process *proc, struct thread *keep)
 
 void process_exit(int status)
 {
-	struct task *me = sched_current();
+	struct task *me = current();
 	struct process *proc = me->process;
 	uint64_t flags = spin_lock_irqsave(&proc->signals.lock);
 	if (!proc->group_exiting) {
@@ -166,7 +166,7 @@ static bool alone(struct process *proc)
 
 bool process_become_single_threaded(void)
 {
-	struct task *me = sched_current();
+	struct task *me = current();
 	struct process *proc = me->process;
 	if (alone(proc))
 		return true;

@@ -16,7 +16,7 @@
 
 void exit_to_user(struct user_regs *regs)
 {
-	struct task *me = sched_current();
+	struct task *me = current();
 	if (task_signal_pending(me) || me->thread->restarting)
 		signal_deliver(regs);
 }
@@ -40,7 +40,7 @@ static int fault_signal(uint64_t vector)
 
 bool process_fault_signal(int signal, uint64_t addr)
 {
-	struct task *me = sched_current();
+	struct task *me = current();
 	struct process *proc = me->process;
 	struct signals *s = &proc->signals;
 	uint64_t flags = spin_lock_irqsave(&s->lock);
@@ -56,7 +56,7 @@ bool process_fault_signal(int signal, uint64_t addr)
 /* The program's handler runs next, if it has one; else the fault ends it. */
 void user_fault(const char *what, uint64_t addr, struct trap_frame *f)
 {
-	struct task *me = sched_current();
+	struct task *me = current();
 	if (f->vector == VEC_PAGE_FAULT && me->thread->fault_out_of_memory) {
 		/* The access was the program's right, but no page was left for
 		 * it: the process is killed, as Linux's OOM killer kills (it

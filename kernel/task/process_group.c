@@ -14,7 +14,7 @@
 
 int process_setpgid(int pid, int pgid)
 {
-	struct process *me = sched_current()->process;
+	struct process *me = current()->process;
 	if (pgid < 0)
 		return -EINVAL;
 	int ret = 0;
@@ -48,7 +48,7 @@ int process_setpgid(int pid, int pgid)
 static int get_group_or_session(int pid, bool session)
 {
 	uint64_t flags = spin_lock_irqsave(&tree.lock);
-	struct process *p = pid == 0 ? sched_current()->process : process_find_locked(pid);
+	struct process *p = pid == 0 ? current()->process : process_find_locked(pid);
 	int ret = !p ? -ESRCH : session ? p->sid : p->pgid;
 	spin_unlock_irqrestore(&tree.lock, flags);
 	return ret;
@@ -66,7 +66,7 @@ int process_getsid(int pid)
 
 int process_setsid(void)
 {
-	struct process *me = sched_current()->process;
+	struct process *me = current()->process;
 	int ret = me->pid;
 	uint64_t flags = spin_lock_irqsave(&tree.lock);
 	struct list_node *n;

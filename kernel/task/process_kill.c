@@ -32,7 +32,7 @@ static void tell_parent_stop_or_continue(struct process *proc, int sig)
 
 void process_stop(int sig)
 {
-	struct process *proc = sched_current()->process;
+	struct process *proc = current()->process;
 	uint64_t flags = spin_lock_irqsave(&tree.lock);
 	/* In an orphaned group the terminal's stops are discarded, as POSIX
 	 * asks: nobody could continue it. SIGSTOP stops all the same. */
@@ -80,7 +80,7 @@ int process_kill(int pid, int signal)
 		return -EINVAL;
 	if (pid == INT32_MIN)
 		return -ESRCH;                    /* -pid would overflow: Linux's answer */
-	struct process *me = sched_current()->process;
+	struct process *me = current()->process;
 	struct sig_info info = { .signo = signal, .pid = me ? me->pid : 0 };
 	uint64_t flags = spin_lock_irqsave(&tree.lock);
 	int ret = send_to_selected(select_by_pid(pid), pid == -1 ? me : NULL, &info);
@@ -102,7 +102,7 @@ int process_kill_thread(int tgid, int tid, int signal)
 	if (signal < 0 || signal > NSIG)
 		return -EINVAL;
 	int ret = -ESRCH;
-	struct sig_info info = { .signo = signal, .pid = sched_current()->process->pid };
+	struct sig_info info = { .signo = signal, .pid = current()->process->pid };
 	uint64_t flags = spin_lock_irqsave(&tree.lock);
 	struct list_node *n, *m;
 	list_for_each(n, &all_processes) {

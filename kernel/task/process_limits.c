@@ -39,7 +39,7 @@ long process_rlimit(int pid, int resource, const struct rlimit *new, struct rlim
 		return new->cur > new->max ? -EINVAL : -EPERM;
 	long ret = 0;
 	uint64_t flags = spin_lock_irqsave(&tree.lock);
-	struct process *p = pid == 0 ? sched_current()->process : process_find_locked(pid);
+	struct process *p = pid == 0 ? current()->process : process_find_locked(pid);
 	if (!p || p->exited) {
 		ret = -ESRCH;
 	} else {
@@ -53,7 +53,7 @@ long process_rlimit(int pid, int resource, const struct rlimit *new, struct rlim
 
 int process_nice(bool all, int pgid, bool set, int nice, int *lowest)
 {
-	struct process *me = sched_current()->process;
+	struct process *me = current()->process;
 	int ret = -ESRCH;
 	*lowest = MAX_NICE;
 	uint64_t flags = spin_lock_irqsave(&tree.lock);

@@ -19,7 +19,7 @@ static int wait_in_tree(int (*found)(void *arg), void *arg, bool nohang)
 	for (;;) {
 		uint64_t flags = wait_prepare(&tree);
 		__atomic_thread_fence(__ATOMIC_SEQ_CST);   /* against a signal's sender: sched/wait.h */
-		int ret = task_signal_pending(sched_current()) ? -ERESTARTSYS : found(arg);
+		int ret = task_signal_pending(current()) ? -ERESTARTSYS : found(arg);
 		if (ret || nohang) {
 			wait_cancel(&tree, flags);
 			if (ret > 0)
@@ -93,7 +93,7 @@ static int reap_ended_child(void *arg)
 
 int process_wait_child(int pid, int options, int *status, struct cputime *time)
 {
-	struct child_wait w = { .parent = sched_current()->process, .sel = select_by_pid(pid),
+	struct child_wait w = { .parent = current()->process, .sel = select_by_pid(pid),
 				.options = WEXITED | (options & (WUNTRACED | WCONTINUED)) };
 	int ret = wait_in_tree(reap_ended_child, &w, options & WNOHANG);
 	if (ret > 0) {
@@ -117,7 +117,7 @@ int process_wait(int pid, int *status)
 int process_waitid(int idtype, int id, int options, int *pid, int *status)
 {
 	enum { P_ALL = 0, P_PID = 1, P_PGID = 2 };
-	struct process *me = sched_current()->process;
+	struct process *me = current()->process;
 	struct child_wait w = { .parent = me, .options = options };
 	if (idtype == P_ALL)
 		w.sel = (struct selection){ ANY, 0 };

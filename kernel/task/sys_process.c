@@ -14,7 +14,7 @@
 
 static struct user_regs *my_regs(void)
 {
-	return arch_user_regs(sched_current()->kstack_top);
+	return arch_user_regs(current()->kstack_top);
 }
 
 long sys_fork(const uint64_t *arg)
@@ -135,7 +135,7 @@ long sys_set_robust_list(const uint64_t *arg)
 	enum { ROBUST_LIST_HEAD_SIZE = 24 };
 	if (arg[1] != ROBUST_LIST_HEAD_SIZE)
 		return -EINVAL;
-	sched_current()->process->robust_list = arg[0];
+	current()->process->robust_list = arg[0];
 	return 0;
 }
 
@@ -154,7 +154,7 @@ long sys_exit_group(const uint64_t *arg)
 long sys_gettid(const uint64_t *arg)
 {
 	(void)arg;
-	return sched_current()->pid;
+	return current()->pid;
 }
 
 long sys_kill(const uint64_t *arg)
@@ -165,7 +165,7 @@ long sys_kill(const uint64_t *arg)
 long sys_getpid(const uint64_t *arg)
 {
 	(void)arg;
-	return sched_current()->process->pid;
+	return current()->process->pid;
 }
 
 long sys_getppid(const uint64_t *arg)
@@ -176,7 +176,7 @@ long sys_getppid(const uint64_t *arg)
 
 long sys_set_tid_address(const uint64_t *arg)
 {
-	struct task *me = sched_current();
+	struct task *me = current();
 	me->clear_child_tid = arg[0];
 	return me->pid;
 }
@@ -191,7 +191,7 @@ enum { PR_SET_PDEATHSIG = 1, PR_GET_PDEATHSIG = 2, PR_SET_NAME = 15, PR_GET_NAME
  * timers have none, every sleep ends when it should. Other options: not yet. */
 long sys_prctl(const uint64_t *arg)
 {
-	struct task *me = sched_current();
+	struct task *me = current();
 	char name[TASK_NAME_LEN];
 	switch (arg[0]) {
 	case PR_SET_PDEATHSIG:
@@ -229,7 +229,7 @@ enum { ARCH_SET_FS = 0x1002, ARCH_GET_FS = 0x1003 };
 /* The C library's thread pointer: FS-relative addresses are its thread-local data. */
 long sys_arch_prctl(const uint64_t *arg)
 {
-	struct task *me = sched_current();
+	struct task *me = current();
 	switch (arg[0]) {
 	case ARCH_SET_FS:
 		if (arg[1] >= USER_TOP)

@@ -6,7 +6,7 @@
 
 void cputime_tick(bool from_user, uint64_t periods)
 {
-	struct task *me = sched_current();
+	struct task *me = current();
 	struct cpu *cpu = this_cpu();
 	if (task_is_idle(me))
 		return;

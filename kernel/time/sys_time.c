@@ -45,7 +45,7 @@ enum { CPUCLOCK_PROF = 0, CPUCLOCK_VIRT = 1, CPUCLOCK_SCHED = 2 };
 static int cpu_clock_read(int64_t id, uint64_t *ns)
 {
 	int pid = CPUCLOCK_PID(id), kind = CPUCLOCK_KIND(id);
-	struct task *me = sched_current();
+	struct task *me = current();
 	struct cputime time;
 	if (kind >= CPUCLOCK_KINDS || pid < 0)
 		return -EINVAL;
@@ -84,7 +84,7 @@ static int clock_read(int64_t id, uint64_t *ns)
 		return 0;
 	}
 	case CLOCK_THREAD_CPUTIME_ID:
-		*ns = task_sched_runtime(sched_current());
+		*ns = task_sched_runtime(current());
 		return 0;
 	default:
 		return -EINVAL;

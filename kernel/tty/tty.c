@@ -92,7 +92,7 @@ bool tty_controls_caller(struct tty *tty)
 
 long tty_job_control(struct tty *tty, int sig)
 {
-	struct task *me = sched_current();
+	struct task *me = current();
 	if (!me->process)
 		return 0;                         /* the kernel's own tests */
 	int pgid = process_getpgid(0);

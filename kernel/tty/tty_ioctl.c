@@ -82,7 +82,7 @@ static long set_foreground(struct tty *tty, uint64_t arg)
  * another session too if arg is 1: the caller is root, as every process is). */
 static long take_as_controlling(struct tty *tty, uint64_t arg)
 {
-	int pid = sched_current()->process->pid, sid = process_getsid(0);
+	int pid = current()->process->pid, sid = process_getsid(0);
 	if (tty_controls_caller(tty))
 		return 0;
 	if (sid != pid)
@@ -165,7 +165,7 @@ long tty_ioctl(struct file *f, unsigned cmd, uint64_t arg)
 		 * of the session would on Linux; here a session has it or not). */
 		if (!tty_controls_caller(tty))
 			return -ENOTTY;
-		if (process_getsid(0) == sched_current()->process->pid)
+		if (process_getsid(0) == current()->process->pid)
 			tty_session_ended(process_getsid(0));
 		return 0;
 	default:

@@ -113,7 +113,7 @@ KTEST(process, bad_requests_are_refused)
 	int status;
 	KEXPECT_EQ(t, process_spawn(argv[0], argv, NULL), -ENOENT);
 	KEXPECT_EQ(t, process_wait(-1, &status), -ECHILD);
-	KEXPECT_EQ(t, process_wait(sched_current()->pid, &status), -ECHILD);   /* a kernel task */
-	KEXPECT_EQ(t, process_kill(sched_current()->pid, 0), -ESRCH);
+	KEXPECT_EQ(t, process_wait(current()->pid, &status), -ECHILD);   /* a kernel task */
+	KEXPECT_EQ(t, process_kill(current()->pid, 0), -ESRCH);
 	KEXPECT_EQ(t, process_kill(1, NSIG + 1), -EINVAL);
 }

@@ -508,7 +508,7 @@ static void relock(void *arg)
 static void wait_once(void *arg)
 {
 	struct relocker *r = arg;
-	struct task *me = sched_current();
+	struct task *me = current();
 	while (r->rounds < 100 || !r->held)   /* it must wait: the other task holds it now */
 		;
 	uint64_t before = r->rounds, wakeups = me->stats.nr_wakeups;

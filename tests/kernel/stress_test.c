@@ -48,7 +48,7 @@ static uint64_t next_random(uint64_t *state)
 static void short_life(void *arg)
 {
 	uint64_t rnd = (uintptr_t)arg | 1;
-	recent_pids[next_random(&rnd) % 64] = sched_current()->pid;
+	recent_pids[next_random(&rnd) % 64] = current()->pid;
 	for (int i = (int)(next_random(&rnd) % 4); i >= 0; i--) {
 		switch (next_random(&rnd) % 4) {
 		case 0: delay_ns(next_random(&rnd) % (300 * NS_PER_US)); break;

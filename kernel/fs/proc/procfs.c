@@ -62,7 +62,7 @@ struct proc_sink proc_sink(struct proc_buf *out)
 
 int procfs_pid(const struct inode *inode)
 {
-	return inode->proc.pid ? inode->proc.pid : sched_current()->process->pid;
+	return inode->proc.pid ? inode->proc.pid : current()->process->pid;
 }
 
 struct inode *procfs_add(struct inode *dir, const struct proc_node *node, const char *name, int pid, int tid,

@@ -238,7 +238,7 @@ static void wait_while_stopped(struct thread *t, struct signals *s)
 
 sigset_t signal_pending_set(void)
 {
-	struct task *me = sched_current();
+	struct task *me = current();
 	struct signals *s = &me->process->signals;
 	uint64_t flags = spin_lock_irqsave(&s->lock);
 	sigset_t pending = s->shared.pending | me->thread->sent.pending;
@@ -248,7 +248,7 @@ sigset_t signal_pending_set(void)
 
 void signal_set_blocked(sigset_t blocked)
 {
-	struct task *me = sched_current();
+	struct task *me = current();
 	struct signals *s = &me->process->signals;
 	uint64_t flags = spin_lock_irqsave(&s->lock);
 	me->thread->blocked = blocked & ~UNBLOCKABLE;
@@ -260,7 +260,7 @@ long signal_action(int sig, const struct k_sigaction *act, struct k_sigaction *o
 {
 	if (sig < 1 || sig > NSIG || (act && (sigmask_of(sig) & UNBLOCKABLE)))
 		return -EINVAL;
-	struct process *proc = sched_current()->process;
+	struct process *proc = current()->process;
 	struct signals *s = &proc->signals;
 	uint64_t flags = spin_lock_irqsave(&s->lock);
 	if (old)
@@ -279,7 +279,7 @@ void signal_restart_syscall(struct user_regs *regs, uint64_t nr)
 {
 	regs->rax = nr;
 	regs->rip -= 2;                       /* back onto the 2-byte `syscall` */
-	sched_current()->thread->restarting = true;
+	current()->thread->restarting = true;
 }
 
 /*
@@ -411,7 +411,7 @@ static int enter_handler(struct user_regs *regs, struct thread *t, int sig, cons
 void signal_deliver(struct user_regs *regs)
 {
 	assert_irqs_off();
-	struct task *me = sched_current();
+	struct task *me = current();
 	struct thread *t = me->thread;
 	struct signals *s = &me->process->signals;
 	for (;;) {
@@ -465,14 +465,14 @@ long signal_return(struct user_regs *regs)
 	/* The alternate stack back as the frame says (SS_AUTODISARM's return),
 	 * as if the handler called sigaltstack() last: refused if it runs on
 	 * one (Linux's rule), and an answer nobody hears. */
-	(void)signal_set_altstack(sched_current()->thread, &altstack, handler_sp);
+	(void)signal_set_altstack(current()->thread, &altstack, handler_sp);
 	signal_set_blocked(blocked);
 	return (long)regs->rax;           /* what the interrupted code had in rax, untouched */
 }
 
 long signal_suspend(sigset_t mask)
 {
-	struct thread *t = sched_current()->thread;
+	struct thread *t = current()->thread;
 	t->saved_blocked = t->blocked;
 	t->restore_blocked = true;
 	signal_set_blocked(mask);
@@ -484,7 +484,7 @@ long signal_suspend(sigset_t mask)
 
 long signal_alarm(uint64_t value_ns, uint64_t interval_ns, uint64_t *old_value_ns, uint64_t *old_interval_ns)
 {
-	struct signals *s = &sched_current()->process->signals;
+	struct signals *s = &current()->process->signals;
 	uint64_t flags = spin_lock_irqsave(&s->lock);
 	*old_value_ns = alarm_left_ns(s);
 	*old_interval_ns = s->alarm_interval_ns;
@@ -499,7 +499,7 @@ long signal_alarm(uint64_t value_ns, uint64_t interval_ns, uint64_t *old_value_n
 
 void signal_alarm_get(uint64_t *value_ns, uint64_t *interval_ns)
 {
-	struct signals *s = &sched_current()->process->signals;
+	struct signals *s = &current()->process->signals;
 	uint64_t flags = spin_lock_irqsave(&s->lock);
 	*value_ns = alarm_left_ns(s);
 	*interval_ns = s->alarm_interval_ns;

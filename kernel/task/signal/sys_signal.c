@@ -36,7 +36,7 @@ long sys_rt_sigaction(const uint64_t *arg)
 long sys_rt_sigprocmask(const uint64_t *arg)
 {
 	enum { SIG_BLOCK = 0, SIG_UNBLOCK = 1, SIG_SETMASK = 2 };
-	sigset_t set, old = sched_current()->thread->blocked;
+	sigset_t set, old = current()->thread->blocked;
 	if (bad_set_size(arg[3]))
 		return -EINVAL;
 	if (arg[1]) {
@@ -57,14 +57,14 @@ long sys_rt_sigprocmask(const uint64_t *arg)
 long sys_rt_sigreturn(const uint64_t *arg)
 {
 	(void)arg;
-	return signal_return(arch_user_regs(sched_current()->kstack_top));
+	return signal_return(arch_user_regs(current()->kstack_top));
 }
 
 long sys_rt_sigpending(const uint64_t *arg)
 {
 	if (arg[1] > sizeof(sigset_t))
 		return -EINVAL;               /* Linux takes a smaller size, never a larger one */
-	sigset_t pending = signal_pending_set() & sched_current()->thread->blocked;
+	sigset_t pending = signal_pending_set() & current()->thread->blocked;
 	return copy_to_user((void *)arg[0], &pending, arg[1]);
 }
 
@@ -81,13 +81,13 @@ long sys_rt_sigsuspend(const uint64_t *arg)
 long sys_pause(const uint64_t *arg)
 {
 	(void)arg;
-	return signal_suspend(sched_current()->thread->blocked);
+	return signal_suspend(current()->thread->blocked);
 }
 
 long sys_sigaltstack(const uint64_t *arg)
 {
-	struct thread *t = sched_current()->thread;
-	uint64_t sp = arch_user_regs(sched_current()->kstack_top)->rsp;
+	struct thread *t = current()->thread;
+	uint64_t sp = arch_user_regs(current()->kstack_top)->rsp;
 	struct user_stack old = signal_altstack(t, sp), new;
 	if (arg[0]) {
 		if (copy_from_user(&new, (const void *)arg[0], sizeof(new)) < 0)

@@ -29,7 +29,7 @@ static size_t free_page_count(void)
  * code is `code`; false when out of memory. */
 static bool become_process(struct test_process *tp, const uint8_t *code, size_t len)
 {
-	struct task *me = sched_current();
+	struct task *me = current();
 	struct mm *mm = mm_create();
 	struct fdtable *files = fdtable_create();
 	struct file *r = NULL, *w = NULL;
@@ -80,7 +80,7 @@ static bool become_process(struct test_process *tp, const uint8_t *code, size_t 
 /* ...and a kernel task again, its process gone. */
 static void stop_being_process(struct test_process *tp)
 {
-	struct task *me = sched_current();
+	struct task *me = current();
 	uint64_t flags = irq_save();
 	me->process = NULL;
 	me->thread = NULL;
