@@ -74,6 +74,8 @@ struct mm {
 	uint64_t brk_start, brk;          /* the heap: [brk_start, brk) */
 	uint64_t brk_mapped;              /* the heap's pages are mapped up to here (brk may have shrunk) */
 	uint64_t tlb_gen;                 /* shootdowns so far (kernel/mm.c): atomic */
+	bool membarrier_registered;       /* membarrier(REGISTER_PRIVATE_EXPEDITED) was called
+	                                     (kernel/sys_mm.c): a new program starts without */
 };
 
 struct mm *mm_create(void);               /* NULL when out of memory */
