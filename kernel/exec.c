@@ -227,7 +227,8 @@ static int place_interpreter(struct mm *mm, const char *path, const char *interp
 		bad = elf_check_interpreter(interp);
 	if (!bad) {
 		uint64_t low = PAGE_ALIGN_DOWN(interp->segments[0].vaddr), span = elf_span(interp);
-		uint64_t at = mm_find_free(mm, span, floor, USER_HEAP_END);
+		/* Not below its link address (ld.so's is 0): the load bias is never negative. */
+		uint64_t at = mm_find_free(mm, span, MAX(floor, low), USER_HEAP_END);
 		if (!at)
 			return -ENOMEM;
 		const struct elf_bounds here = { .dyn_base = at - low, .low = at, .high = at + span };
