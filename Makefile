@@ -235,8 +235,8 @@ PROGS       ?=
 FILES       ?=
 FILES_HOST  := $(foreach f,$(FILES),$(lastword $(subst =, ,$(f))))
 PROGS_LIST  := $(BUILD)/progs.list
-$(foreach p,$(PROGS) $(FILES_HOST),$(if $(wildcard $(p)),,$(error PROGS or FILES: $(p): no such file)))
 $(foreach f,$(FILES),$(if $(findstring =,$(f)),,$(error FILES: $(f): not PATH=HOST)))
+$(foreach p,$(PROGS) $(FILES_HOST),$(if $(wildcard $(p)),,$(error PROGS or FILES: $(p): no such file)))
 
 $(PROGS_LIST): FORCE
 	@mkdir -p $(dir $@)
