@@ -22,9 +22,11 @@
  *   USER_STACK_TOP  0x7ffffffff000  the stack grows down from here, up to
  *                                   USER_STACK_MAX, then a guard gap
  *   USER_HEAP_END   0x7fffff6ff000  programs, the brk heap and mmap's picks stay below
- *                   0x7fffff6fc000  the vDSO: its data page, then its code (kernel/vdso.c)
- *                   0x555555554000  static-pie programs (kernel/exec.c)
- *                   0x000000400000  ordinary static programs (their link address)
+ *                   0x7fffff6fc000  the vDSO: its data page, then its code (kernel/vdso.c);
+ *                                   below it, a dynamic program's interpreter (kernel/exec.c),
+ *                                   then mmap's picks, top down
+ *                   0x555555554000  position-independent programs (kernel/exec.c)
+ *                   0x000000400000  ordinary programs (their link address)
  *   USER_BASE       0x000000010000  nothing below: a NULL pointer faults
  */
 #pragma once

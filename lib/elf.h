@@ -79,8 +79,8 @@ enum elf_error {
 	ELF_WRONG_KIND = -3,              /* not 64-bit little-endian x86-64, version 1 */
 	ELF_WRONG_TYPE = -4,              /* neither ET_EXEC nor ET_DYN */
 	ELF_BAD_PHDRS = -5,               /* program header table size or count */
-	ELF_BAD_INTERP = -6,              /* PT_INTERP not a NUL-terminated path of 1 to
-	                                     ELF_INTERP_PATH_MAX bytes inside the file, or twice */
+	ELF_BAD_INTERP = -6,              /* PT_INTERP not 2 to ELF_INTERP_PATH_MAX bytes inside
+	                                     the file ending in a NUL, or a second one */
 	ELF_BAD_SEGMENT = -7,             /* filesz > memsz, outside the file, or vaddr and
 	                                     offset differ within a page */
 	ELF_OUT_OF_BOUNDS = -8,           /* a segment outside [low, high), or wrapping around */
