@@ -177,6 +177,31 @@ $(BUILD)/user/tests/%: tests/user/%.c tests/user/cases.h Makefile
 	$(call msg,MUSL,$<)
 	$(Q)$(MUSL_CC) $(USER_CFLAGS) -static -o $@ $<
 
+# tests/user/dyn/: dynamically linked programs for tests/user/dynamic.c,
+# built twice, with musl (interpreter /lib/ld-musl-x86_64.so.1) and with the
+# host's glibc (/lib64/ld-linux-x86-64.so.2): hello as an ordinary
+# executable (ET_EXEC), features as a position-independent one, and the
+# plugin that features loads with dlopen(). They go to /tests/dyn/, their
+# interpreters and libraries to the paths they name (DYN_LIBS).
+GLIBC_CC    := gcc
+DYN_CFLAGS  := -std=gnu11 -O2 -g -Wall -Wextra -Werror -pthread
+DYN_BINS    := $(foreach c,musl glibc,$(foreach p,hello features plugin.so,$(BUILD)/user/tests/dyn/$(c)-$(p)))
+DYN_LIBS    := /lib/ld-musl-x86_64.so.1 /lib64/ld-linux-x86-64.so.2 /lib/x86_64-linux-gnu/libc.so.6
+dyn_cc       = $(if $(filter musl-%,$(notdir $(1))),$(MUSL_CC),$(GLIBC_CC))
+
+$(BUILD)/user/tests/dyn/musl-hello $(BUILD)/user/tests/dyn/glibc-hello: $(BUILD)/user/tests/dyn/%-hello: tests/user/dyn/hello.c Makefile
+	@mkdir -p $(dir $@)
+	$(call msg,DYN,$@)
+	$(Q)$(call dyn_cc,$@) $(DYN_CFLAGS) -no-pie -o $@ $<
+$(BUILD)/user/tests/dyn/musl-features $(BUILD)/user/tests/dyn/glibc-features: $(BUILD)/user/tests/dyn/%-features: tests/user/dyn/features.c Makefile
+	@mkdir -p $(dir $@)
+	$(call msg,DYN,$@)
+	$(Q)$(call dyn_cc,$@) $(DYN_CFLAGS) -fpie -pie -o $@ $< -ldl
+$(BUILD)/user/tests/dyn/musl-plugin.so $(BUILD)/user/tests/dyn/glibc-plugin.so: $(BUILD)/user/tests/dyn/%-plugin.so: tests/user/dyn/plugin.c Makefile
+	@mkdir -p $(dir $@)
+	$(call msg,DYN,$@)
+	$(Q)$(call dyn_cc,$@) $(DYN_CFLAGS) -fPIC -shared -o $@ $<
+
 # hello again, as a static PIE. Debian's musl-gcc (1.2.3) ignores
 # -static-pie and links a dynamic PIE that needs musl's loader, so the link
 # is spelled out: rcrt1.o relocates the program itself, no interpreter.
@@ -200,23 +225,32 @@ $(BUILD)/peer/%: $(PEER_SRC)/%.c $(PEER_SRC)/common.c $(PEER_SRC)/common.h
 	$(call msg,MUSL,$<)
 	$(Q)$(MUSL_CC) $(USER_CFLAGS) -static -o $@ $< $(PEER_SRC)/common.c -lm
 
-# make run PROGS='path/to/prog ...': your own static Linux programs too, as
-# /bin/NAME (then CMDLINE=init=/bin/NAME runs one). The list is kept in a
-# file, so that the initrd is made again whenever it changes.
+# make run PROGS='path/to/prog ...': your own Linux programs too, as
+# /bin/NAME (then CMDLINE=init=/bin/NAME runs one). FILES='PATH=HOST ...':
+# any host file HOST at any PATH of the initramfs, as tools/mkcpio.py takes
+# them (a dynamic program's library: FILES=/lib/libz.so.1=/usr/lib/x86_64-linux-gnu/libz.so.1).
+# The lists are kept in a file, so that the initrd is made again whenever
+# they change.
 PROGS       ?=
+FILES       ?=
+FILES_HOST  := $(foreach f,$(FILES),$(lastword $(subst =, ,$(f))))
 PROGS_LIST  := $(BUILD)/progs.list
-$(foreach p,$(PROGS),$(if $(wildcard $(p)),,$(error PROGS: $(p): no such file)))
+$(foreach f,$(FILES),$(if $(findstring =,$(f)),,$(error FILES: $(f): not PATH=HOST)))
+$(foreach p,$(PROGS) $(FILES_HOST),$(if $(wildcard $(p)),,$(error PROGS or FILES: $(p): no such file)))
 
 $(PROGS_LIST): FORCE
 	@mkdir -p $(dir $@)
-	@echo '$(abspath $(PROGS))' | cmp -s - $@ 2>/dev/null || echo '$(abspath $(PROGS))' > $@
+	@echo '$(abspath $(PROGS)) $(FILES)' | cmp -s - $@ 2>/dev/null || echo '$(abspath $(PROGS)) $(FILES)' > $@
 
-$(INITRD): $(USER_BINS) $(WORKLOADS) $(USER_TESTS) $(USER_SCRIPTS) $(USER_BENCH) $(PEER_BINS) $(PROGS) $(PROGS_LIST) tools/mkcpio.py
+$(INITRD): $(USER_BINS) $(WORKLOADS) $(USER_TESTS) $(USER_SCRIPTS) $(USER_BENCH) $(PEER_BINS) $(DYN_BINS) $(PROGS) \
+		$(FILES_HOST) $(PROGS_LIST) tools/mkcpio.py
 	$(call msg,CPIO,$@)
 	$(Q)$(PYTHON) tools/mkcpio.py $@ $(foreach b,$(USER_BINS) $(WORKLOADS),bin/$(notdir $(b))=$(b)) \
 		$(foreach b,$(USER_TESTS) $(USER_SCRIPTS),tests/$(notdir $(b))=$(b)) $(foreach b,$(USER_BENCH),bench/$(notdir $(b))=$(b)) \
 		$(foreach b,$(PEER_BINS),peer/$(notdir $(b))=$(b)) \
-		$(foreach b,$(PROGS),bin/$(notdir $(b))=$(abspath $(b)))
+		$(foreach b,$(DYN_BINS),tests/dyn/$(notdir $(b))=$(b)) $(foreach l,$(DYN_LIBS),$(l)=$(l)) \
+		$(foreach b,$(PROGS),bin/$(notdir $(b))=$(abspath $(b))) \
+		$(foreach f,$(FILES),$(firstword $(subst =, ,$(f)))=$(abspath $(lastword $(subst =, ,$(f)))))
 
 # A text as one shell word, '...', whatever it holds; userword: the text
 # of the variable NAME as the user typed it, so that CMDLINE='run="a b; c"'

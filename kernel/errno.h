@@ -31,6 +31,7 @@
 #define ENAMETOOLONG 36
 #define ENOSYS 38
 #define ENOTEMPTY 39
+#define ELIBBAD 80                        /* an interpreter (PT_INTERP) that cannot be loaded */
 #define EOPNOTSUPP 95
 #define ETIMEDOUT 110
 

@@ -58,6 +58,7 @@ long sys_munmap(const uint64_t *arg);
 long sys_brk(const uint64_t *arg);
 long sys_mremap(const uint64_t *arg);
 long sys_madvise(const uint64_t *arg);
+long sys_membarrier(const uint64_t *arg);
 
 /* kernel/task/sys_process.c */
 long sys_fork(const uint64_t *arg);

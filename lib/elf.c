@@ -65,6 +65,17 @@ static bool entry_executable(const struct elf_image *img)
 	return false;
 }
 
+/* PT_INTERP: a path and its NUL, two bytes at least (Linux's rule: the
+ * path ends at its first NUL), inside the file; one PT_INTERP only. */
+static int add_interp(struct elf_image *img, const struct elf64_phdr *ph, const uint8_t *bytes, size_t size)
+{
+	if (img->interp || ph->filesz < 2 || ph->filesz > ELF_INTERP_PATH_MAX ||
+	    !inside(ph->offset, ph->filesz, size) || bytes[ph->offset + ph->filesz - 1] != '\0')
+		return ELF_BAD_INTERP;
+	img->interp = (const char *)bytes + ph->offset;
+	return ELF_OK;
+}
+
 /* The address of the program header table, if a segment loads it from the file. */
 static uint64_t phdr_address(const struct elf_image *img, uint64_t phoff)
 {
@@ -97,20 +108,21 @@ int elf_parse(const void *file, size_t size, const struct elf_bounds *bounds, st
 		return ELF_TRUNCATED;
 
 	memset(img, 0, sizeof(*img));
+	img->type = h.type;
 	img->load_bias = h.type == ET_DYN ? bounds->dyn_base : 0;
 	img->phnum = h.phnum;
 	for (int i = 0; i < h.phnum; i++) {
 		struct elf64_phdr ph;
+		int err = ELF_OK;
 		memcpy(&ph, bytes + h.phoff + i * sizeof(ph), sizeof(ph));
 		if (ph.type == PT_INTERP)
-			return ELF_DYNAMIC;
+			err = add_interp(img, &ph, bytes, size);
 		if (ph.type == PT_GNU_STACK)
 			img->exec_stack = ph.flags & PF_X;
-		if (ph.type == PT_LOAD && ph.memsz > 0) {
-			int err = add_segment(img, &ph, size, bounds);
-			if (err)
-				return err;
-		}
+		if (ph.type == PT_LOAD && ph.memsz > 0)
+			err = add_segment(img, &ph, size, bounds);
+		if (err)
+			return err;
 	}
 	if (img->nsegments == 0)
 		return ELF_NO_SEGMENTS;
@@ -123,6 +135,22 @@ int elf_parse(const void *file, size_t size, const struct elf_bounds *bounds, st
 	return ELF_OK;
 }
 
+uint64_t elf_span(const struct elf_image *img)
+{
+	return page_up(img->end) - page_down(img->segments[0].vaddr);
+}
+
+int elf_check_interpreter(const struct elf_image *img)
+{
+	if (img->type != ET_DYN)
+		return ELF_INTERP_NOT_DYN;
+	if (img->interp)
+		return ELF_INTERP_NESTED;
+	if (elf_span(img) > ELF_INTERP_MAX)
+		return ELF_INTERP_TOO_BIG;
+	return ELF_OK;
+}
+
 const char *elf_strerror(int error)
 {
 	static const char *const text[] = {
@@ -132,14 +160,17 @@ const char *elf_strerror(int error)
 		[-ELF_WRONG_KIND] = "not a 64-bit little-endian x86-64 ELF file",
 		[-ELF_WRONG_TYPE] = "neither an executable nor a position-independent one",
 		[-ELF_BAD_PHDRS] = "bad program header table",
-		[-ELF_DYNAMIC] = "dynamically linked (PT_INTERP): only static programs run",
+		[-ELF_BAD_INTERP] = "bad PT_INTERP (not one NUL-terminated path inside the file)",
 		[-ELF_BAD_SEGMENT] = "bad segment (sizes, file range, or page offset)",
 		[-ELF_OUT_OF_BOUNDS] = "a segment lies outside the user address space",
 		[-ELF_OVERLAP] = "segments overlap or are out of order",
 		[-ELF_BAD_ENTRY] = "the entry point is not in an executable segment",
 		[-ELF_NO_SEGMENTS] = "no segment to load, or too many",
+		[-ELF_INTERP_NOT_DYN] = "an interpreter must be position independent (ET_DYN)",
+		[-ELF_INTERP_NESTED] = "an interpreter must not need an interpreter (PT_INTERP) itself",
+		[-ELF_INTERP_TOO_BIG] = "an interpreter's segments span more than 16 MiB",
 	};
-	if (error > ELF_OK || error < ELF_NO_SEGMENTS)
+	if (error > ELF_OK || error < ELF_INTERP_TOO_BIG)
 		return "unknown error";
 	return text[-error];
 }

@@ -144,6 +144,7 @@ static const syscall_fn table[] = {
 	[315] = sys_sched_getattr,
 	[316] = sys_renameat2,
 	[318] = sys_getrandom,
+	[324] = sys_membarrier,
 	[439] = sys_faccessat2,
 };
 

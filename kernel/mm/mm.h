@@ -22,9 +22,11 @@
  *   USER_STACK_TOP  0x7ffffffff000  the stack grows down from here, up to
  *                                   USER_STACK_MAX, then a guard gap
  *   USER_HEAP_END   0x7fffff6ff000  programs, the brk heap and mmap's picks stay below
- *                   0x7fffff6fc000  the vDSO: its data page, then its code (kernel/mm/vdso.c)
- *                   0x555555554000  static-pie programs (kernel/task/exec.c)
- *                   0x000000400000  ordinary static programs (their link address)
+ *                   0x7fffff6fc000  the vDSO: its data page, then its code (kernel/mm/vdso.c);
+ *                                   below it, a dynamic program's interpreter (kernel/task/exec.c),
+ *                                   then mmap's picks, top down
+ *                   0x555555554000  position-independent programs (kernel/task/exec.c)
+ *                   0x000000400000  ordinary programs (their link address)
  *   USER_BASE       0x000000010000  nothing below: a NULL pointer faults
  */
 #pragma once
@@ -74,6 +76,8 @@ struct mm {
 	uint64_t brk_start, brk;          /* the heap: [brk_start, brk) */
 	uint64_t brk_mapped;              /* the heap's pages are mapped up to here (brk may have shrunk) */
 	uint64_t tlb_gen;                 /* shootdowns so far (kernel/mm/mm.c): atomic */
+	bool membarrier_registered;       /* membarrier(REGISTER_PRIVATE_EXPEDITED) was called
+	                                     (kernel/mm/sys_mm.c): a new program starts without */
 };
 
 struct mm *mm_create(void);               /* NULL when out of memory */

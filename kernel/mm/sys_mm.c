@@ -1,5 +1,5 @@
 /*
- * mmap, mprotect, munmap, mremap, madvise and brk: the checks and choices of Linux's system
+ * mmap, mprotect, munmap, mremap, madvise, brk and membarrier: the checks and choices of Linux's system
  * calls; kernel/mm/mm.c does the mapping. A private anonymous page comes on
  * its first touch; a shared one, and a file's, at mmap. MAP_POPULATE and
  * MAP_NORESERVE are accepted and change nothing.
@@ -26,6 +26,7 @@
 #include "kernel/fs/fs.h"
 #include "kernel/fs/pipe.h"
 #include "kernel/errno.h"
+#include "kernel/smp_call.h"
 #include "sched/preempt.h"
 #include "arch/x86_64/user.h"
 #include "sched/task.h"
@@ -280,6 +281,52 @@ long sys_brk(const uint64_t *arg)
 	uint64_t end = mm_brk(mm, arg[0]);
 	mutex_unlock(&mm->lock);
 	return (long)end;
+}
+
+enum {
+	MEMBARRIER_CMD_QUERY = 0, MEMBARRIER_CMD_GLOBAL = 1, MEMBARRIER_CMD_PRIVATE_EXPEDITED = 8,
+	MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED = 16,
+};
+
+static void full_barrier(void *arg)
+{
+	(void)arg;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+/*
+ * membarrier(): before it returns, every thread of the caller's process
+ * (PRIVATE_EXPEDITED, once registered, as Linux asks) or of every process
+ * (GLOBAL) has passed a full memory barrier where it stands, so that a
+ * program can leave the barriers out of its fast paths (musl's dlopen()
+ * publishes new thread-local storage so). A thread that is not running
+ * passes one when it is next switched in; one that is, when its CPU takes
+ * the call below. Every CPU is called, not only those running the caller's
+ * threads: more than needed, and correct.
+ */
+long sys_membarrier(const uint64_t *arg)
+{
+	uint64_t cmd = arg[0], flags = arg[1];
+	struct mm *mm = sched_current()->process->mm;
+	if (flags)
+		return -EINVAL;
+	switch (cmd) {
+	case MEMBARRIER_CMD_QUERY:
+		return MEMBARRIER_CMD_GLOBAL | MEMBARRIER_CMD_PRIVATE_EXPEDITED |
+		       MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED;
+	case MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED:
+		__atomic_store_n(&mm->membarrier_registered, true, __ATOMIC_RELEASE);
+		return 0;
+	case MEMBARRIER_CMD_PRIVATE_EXPEDITED:
+		if (!__atomic_load_n(&mm->membarrier_registered, __ATOMIC_ACQUIRE))
+			return -EPERM;
+		/* fall through */
+	case MEMBARRIER_CMD_GLOBAL:
+		smp_call_on_each_cpu(full_barrier, NULL);
+		return 0;
+	default:
+		return -EINVAL;
+	}
 }
 
 /* Its tests, compiled with it for its static functions (tests/README.md). */

@@ -9,9 +9,10 @@
 struct inode;
 
 /* A new address space holding the program at `path` (relative to the
- * directory start, NULL: the root), with its stack set up from argv and
- * envp (NULL-terminated) as a new Linux process finds it; mm->entry and
+ * directory start, NULL: the root), and the interpreter it names if it is
+ * dynamically linked, with its stack set up from argv and envp
+ * (NULL-terminated) as a new Linux process finds it; mm->entry and
  * mm->start_stack say where to start. 0, or -ENOENT, -ENOTDIR, -EACCES,
- * -ENAMETOOLONG, -ENOEXEC, -E2BIG, -ENOMEM. */
+ * -ENAMETOOLONG, -ENOEXEC, -ELIBBAD (a broken interpreter), -E2BIG, -ENOMEM. */
 int exec_load(struct inode *start, const char *path, const char *const argv[], const char *const envp[],
 	      struct mm **out);

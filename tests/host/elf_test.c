@@ -46,6 +46,17 @@ static int parse(struct program *p, struct elf_image *img)
 	return elf_parse(p->bytes, sizeof(p->bytes), &bounds, img);
 }
 
+/* Make the stack note a PT_INTERP naming path, which goes after the
+ * program headers, in the first segment, as a linker puts it. */
+#define INTERP_AT 0x180
+static void add_interp(struct program *p, const char *path)
+{
+	size_t len = strlen(path) + 1;
+	memcpy(p->bytes + INTERP_AT, path, len);
+	p->ph[STACK_NOTE] = (struct elf64_phdr){ .type = PT_INTERP, .flags = PF_R, .offset = INTERP_AT,
+		.vaddr = p->ph[SEG_HEADERS].vaddr + INTERP_AT, .filesz = len, .memsz = len, .align = 1 };
+}
+
 TEST(elf_static_program_is_described)
 {
 	struct program p;
@@ -150,9 +161,6 @@ TEST(elf_segment_defects)
 	struct elf_image img;
 
 	make_program(&p, ET_EXEC, 0x400000);
-	p.ph[STACK_NOTE].type = PT_INTERP;
-	EXPECT_EQ_INT(parse(&p, &img), ELF_DYNAMIC);
-	make_program(&p, ET_EXEC, 0x400000);
 	p.ph[SEG_DATA].filesz = p.ph[SEG_DATA].memsz + 1;
 	EXPECT_EQ_INT(parse(&p, &img), ELF_BAD_SEGMENT);
 	make_program(&p, ET_EXEC, 0x400000);
@@ -184,6 +192,106 @@ TEST(elf_segment_defects)
 	p.ph[SEG_TEXT] = p.ph[SEG_DATA];
 	p.ph[SEG_DATA] = text;
 	EXPECT_EQ_INT(parse(&p, &img), ELF_OVERLAP);
+}
+
+TEST(elf_dynamic_program_names_its_interpreter)
+{
+	struct program p;
+	struct elf_image img;
+	make_program(&p, ET_DYN, 0);
+	add_interp(&p, "/lib/ld-musl-x86_64.so.1");
+	EXPECT_EQ_INT(parse(&p, &img), ELF_OK);
+	EXPECT_EQ_INT(img.type, ET_DYN);
+	EXPECT_EQ_PTR(img.interp, p.bytes + INTERP_AT);        /* in the file's own bytes */
+	EXPECT_EQ_STR(img.interp, "/lib/ld-musl-x86_64.so.1");
+	EXPECT_EQ_UINT(img.entry, bounds.dyn_base + 0x1010);    /* the program's: exec starts the
+	                                                           interpreter's, and passes this on */
+	make_program(&p, ET_EXEC, 0x400000);
+	add_interp(&p, "/lib64/ld-linux-x86-64.so.2");
+	EXPECT_EQ_INT(parse(&p, &img), ELF_OK);
+	EXPECT_EQ_INT(img.type, ET_EXEC);
+	EXPECT_EQ_STR(img.interp, "/lib64/ld-linux-x86-64.so.2");
+	make_program(&p, ET_EXEC, 0x400000);
+	EXPECT_EQ_INT(parse(&p, &img), ELF_OK);
+	EXPECT_EQ_PTR(img.interp, NULL);                        /* static */
+	/* The path ends at its first NUL, as on Linux; only the last byte must be one. */
+	make_program(&p, ET_EXEC, 0x400000);
+	add_interp(&p, "/lib/ld.so");
+	p.ph[STACK_NOTE].filesz += 4;
+	memset(p.bytes + INTERP_AT + 11, 0, 4);
+	EXPECT_EQ_INT(parse(&p, &img), ELF_OK);
+	EXPECT_EQ_STR(img.interp, "/lib/ld.so");
+}
+
+/* Each defect of a PT_INTERP, one at a time. */
+TEST(elf_interp_defects)
+{
+	struct program p;
+	struct elf_image img;
+
+	make_program(&p, ET_EXEC, 0x400000);
+	add_interp(&p, "/lib/ld.so");
+	p.bytes[INTERP_AT + 10] = 'x';                          /* no NUL at its end */
+	EXPECT_EQ_INT(parse(&p, &img), ELF_BAD_INTERP);
+	make_program(&p, ET_EXEC, 0x400000);
+	add_interp(&p, "");
+	EXPECT_EQ_INT(parse(&p, &img), ELF_BAD_INTERP);         /* one byte: Linux wants two */
+	make_program(&p, ET_EXEC, 0x400000);
+	add_interp(&p, "/lib/ld.so");
+	p.ph[STACK_NOTE].filesz = 0;
+	EXPECT_EQ_INT(parse(&p, &img), ELF_BAD_INTERP);
+	make_program(&p, ET_EXEC, 0x400000);
+	add_interp(&p, "/lib/ld.so");
+	p.ph[STACK_NOTE].offset = FILE_SIZE - 4;                /* runs past the end */
+	p.bytes[FILE_SIZE - 1] = '\0';
+	EXPECT_EQ_INT(parse(&p, &img), ELF_BAD_INTERP);
+	make_program(&p, ET_EXEC, 0x400000);
+	add_interp(&p, "/lib/ld.so");
+	p.ph[STACK_NOTE].offset = UINT64_MAX - 4;               /* wraps around */
+	EXPECT_EQ_INT(parse(&p, &img), ELF_BAD_INTERP);
+	make_program(&p, ET_EXEC, 0x400000);
+	add_interp(&p, "/lib/ld.so");
+	p.ph[SEG_HEADERS].type = PT_INTERP;                     /* two of them */
+	p.ph[SEG_HEADERS].offset = INTERP_AT, p.ph[SEG_HEADERS].filesz = 11;
+	EXPECT_EQ_INT(parse(&p, &img), ELF_BAD_INTERP);
+
+	/* The longest path Linux takes, and one byte more. */
+	make_program(&p, ET_EXEC, 0x400000);
+	p.ph[STACK_NOTE] = (struct elf64_phdr){ .type = PT_INTERP, .offset = 0x1000, .filesz = ELF_INTERP_PATH_MAX };
+	p.bytes[0x1000 + ELF_INTERP_PATH_MAX - 1] = '\0';
+	EXPECT_EQ_INT(parse(&p, &img), ELF_OK);
+	p.ph[STACK_NOTE].filesz = ELF_INTERP_PATH_MAX + 1;
+	p.bytes[0x1000 + ELF_INTERP_PATH_MAX] = '\0';
+	EXPECT_EQ_INT(parse(&p, &img), ELF_BAD_INTERP);
+}
+
+/* An interpreter as ld.so is made: position independent, linked at 0. */
+TEST(elf_interpreter_checks)
+{
+	static const struct elf_bounds at_zero = { .dyn_base = 0, .low = 0, .high = 0x7fff00000000 };
+	struct program p;
+	struct elf_image img;
+
+	make_program(&p, ET_DYN, 0);
+	EXPECT_EQ_INT(elf_parse(p.bytes, sizeof(p.bytes), &at_zero, &img), ELF_OK);
+	EXPECT_EQ_INT(elf_check_interpreter(&img), ELF_OK);
+	EXPECT_EQ_UINT(elf_span(&img), 0x6000);                 /* up to the bss's last page */
+	make_program(&p, ET_EXEC, 0x400000);
+	EXPECT_EQ_INT(parse(&p, &img), ELF_OK);
+	EXPECT_EQ_UINT(elf_span(&img), 0x6000);
+	EXPECT_EQ_INT(elf_check_interpreter(&img), ELF_INTERP_NOT_DYN);
+	make_program(&p, ET_DYN, 0);
+	add_interp(&p, "/lib/ld.so");
+	EXPECT_EQ_INT(elf_parse(p.bytes, sizeof(p.bytes), &at_zero, &img), ELF_OK);
+	EXPECT_EQ_INT(elf_check_interpreter(&img), ELF_INTERP_NESTED);
+	make_program(&p, ET_DYN, 0);
+	p.ph[SEG_DATA].memsz = ELF_INTERP_MAX - 0x2ff0;         /* ends on the limit */
+	EXPECT_EQ_INT(elf_parse(p.bytes, sizeof(p.bytes), &at_zero, &img), ELF_OK);
+	EXPECT_EQ_UINT(elf_span(&img), ELF_INTERP_MAX);
+	EXPECT_EQ_INT(elf_check_interpreter(&img), ELF_OK);
+	p.ph[SEG_DATA].memsz++;                                  /* a page past it */
+	EXPECT_EQ_INT(elf_parse(p.bytes, sizeof(p.bytes), &at_zero, &img), ELF_OK);
+	EXPECT_EQ_INT(elf_check_interpreter(&img), ELF_INTERP_TOO_BIG);
 }
 
 TEST(elf_entry_defects)
@@ -252,6 +360,7 @@ TEST(elf_random_damage_is_contained)
 	struct program good, p;
 	struct elf_image img;
 	make_program(&good, ET_DYN, 0);
+	add_interp(&good, "/lib/ld.so");
 	for (int round = 0; round < 20000 && !test_failed(); round++) {
 		p = good;
 		p.h = (struct elf64_header *)p.bytes;
@@ -268,12 +377,17 @@ TEST(elf_random_damage_is_contained)
 			EXPECT(s->offset <= FILE_SIZE && s->filesz <= FILE_SIZE - s->offset);
 			EXPECT(s->vaddr >= bounds.low && s->vaddr + s->memsz <= bounds.high);
 		}
+		if (img.interp) {                                   /* a string inside the file */
+			const uint8_t *at = (const uint8_t *)img.interp;
+			EXPECT(at >= p.bytes && at < p.bytes + FILE_SIZE);
+			EXPECT(memchr(at, 0, (size_t)(p.bytes + FILE_SIZE - at)) != NULL);
+		}
 	}
 }
 
 TEST(elf_every_error_has_a_message)
 {
-	for (int e = ELF_OK; e >= ELF_NO_SEGMENTS; e--)
+	for (int e = ELF_OK; e >= ELF_INTERP_TOO_BIG; e--)
 		EXPECT(strcmp(elf_strerror(e), "unknown error") != 0);
 	EXPECT_EQ_STR(elf_strerror(1), "unknown error");
 	EXPECT_EQ_STR(elf_strerror(-99), "unknown error");

@@ -379,9 +379,31 @@ static void stack(void)
 	show_status("a child recurses past the stack's limit", pid);
 }
 
+/* membarrier(): musl's dlopen() uses the private expedited one, after
+ * registering, to make its threads see new thread-local storage. This
+ * program has no threads and dlopens nothing: it has not registered. */
+enum {
+	MEMBARRIER_CMD_QUERY = 0, MEMBARRIER_CMD_GLOBAL = 1, MEMBARRIER_CMD_PRIVATE_EXPEDITED = 8,
+	MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED = 16,
+};
+
+static void membarriers(void)
+{
+	long query = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+	int wanted = MEMBARRIER_CMD_GLOBAL | MEMBARRIER_CMD_PRIVATE_EXPEDITED | MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED;
+	yes("membarrier(QUERY) offers GLOBAL, PRIVATE_EXPEDITED and its registration", query >= 0 && (query & wanted) == wanted);
+	show("membarrier(QUERY, flags 1)", syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 1, 0));
+	show("membarrier(PRIVATE_EXPEDITED) before registering", syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0));
+	show("membarrier(REGISTER_PRIVATE_EXPEDITED)", syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0));
+	show("membarrier(PRIVATE_EXPEDITED)", syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0));
+	show("membarrier(PRIVATE_EXPEDITED, flags 2)", syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 2, 0));
+	show("membarrier(1 << 20: no such command)", syscall(SYS_membarrier, 1 << 20, 0, 0));
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
+	membarriers();
 	mapping();
 	across_fork();
 	remapping();

@@ -430,7 +430,7 @@ static const struct call calls[] = {
 	{ 247, "waitid", "ciFpp" }, { 257, "openat", "fsFn" }, { 262, "newfstatat", "fspF" },
 	{ 273, "set_robust_list", "pl" }, { 292, "dup3", "ffF" }, { 293, "pipe2", "pF" },
 	{ 302, "prlimit64", "icpp" }, { 309, "getcpu", "ppp" }, { 314, "sched_setattr", "ipF" },
-	{ 315, "sched_getattr", "iplF" }, { 318, "getrandom", "plF" },
+	{ 315, "sched_getattr", "iplF" }, { 318, "getrandom", "plF" }, { 324, "membarrier", "cFn" },
 };
 
 static uint64_t argument(char kind)

@@ -88,6 +88,12 @@ static void from_sigcontext(struct user_regs *r, const struct sigcontext *sc)
 	r->ss = sc->ss | 3u;
 }
 
+uint64_t signal_frame_size(void)
+{
+	/* As below: the red zone, the state, the frame, and their alignments at worst. */
+	return RED_ZONE + sizeof(struct fpu_state) + 63 + sizeof(struct rt_sigframe) + 15 + 8;
+}
+
 int signal_frame_push(struct user_regs *regs, const struct signal_frame_args *a)
 {
 	/* The x87/SSE state first, at the top, 64-byte aligned; then the frame,

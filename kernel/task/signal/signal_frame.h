@@ -21,3 +21,6 @@ int signal_frame_push(struct user_regs *regs, const struct signal_frame_args *a)
  * at regs->rsp - 8: 0, or -EFAULT (it cannot be read) or -EINVAL (its
  * x87/SSE state is one the CPU would refuse). */
 int signal_frame_pop(struct user_regs *regs, sigset_t *blocked, struct user_stack *altstack);
+/* The most signal_frame_push() takes below the stack top it is given: the
+ * auxiliary vector's AT_MINSIGSTKSZ, the least an alternate stack needs. */
+uint64_t signal_frame_size(void);
