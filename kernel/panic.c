@@ -94,7 +94,7 @@ void backtrace_print(uint64_t rip, uint64_t rsp, uint64_t rbp)
 	}
 }
 
-/* The caller's chain, kept for later (kernel/lockdep.c shows where a lock
+/* The caller's chain, kept for later (kernel/debug/lockdep.c shows where a lock
  * order was first seen): up to max return addresses, each already -1 (the
  * call), a 0 where an interrupt came in. Returns how many. */
 int backtrace_save(uint64_t *ips, int max)

@@ -36,7 +36,7 @@ static void post_request(int cpu, void (*fn)(void *), void *arg)
 {
 	struct call_request *r = &call_requests[cpu];
 	/* smp_call_on_each_cpu() holds every mailbox, taken in CPU order:
-	 * each CPU's is a subclass of its own (kernel/lockdep.h). */
+	 * each CPU's is a subclass of its own (kernel/debug/lockdep.h). */
 	spin_lock_nested(&r->lock, cpu);
 	r->fn = fn;
 	r->arg = arg;

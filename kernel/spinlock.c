@@ -2,7 +2,7 @@
 #include "kernel/percpu.h"
 #include "kernel/panic.h"
 #include "arch/x86_64/cpu.h"
-#include "kernel/lockdep.h"
+#include "kernel/debug/lockdep.h"
 #include "sched/preempt.h"
 
 static int holder(const struct spinlock *lock)

@@ -22,7 +22,7 @@ void spin_lock(struct spinlock *lock);
 void spin_unlock(struct spinlock *lock);
 /* spin_lock() for the second of two locks of one class (the same name),
  * taken in an order every taker keeps (address order, say): subclass 1
- * tells the lock-order checker (kernel/lockdep.h) this nesting is meant. */
+ * tells the lock-order checker (kernel/debug/lockdep.h) this nesting is meant. */
 void spin_lock_nested(struct spinlock *lock, int subclass);
 bool spin_trylock(struct spinlock *lock);  /* take it only if it is free now; true if taken */
 uint64_t spin_lock_irqsave(struct spinlock *lock);

@@ -36,7 +36,7 @@ uint64_t sched_irq_save(void);            /* interrupts off; returns the old sta
 void sched_irq_restore(uint64_t flags);
 void sched_cpu_relax(void);               /* in a spin-wait loop */
 
-/* The lock-order checker (kernel/lockdep.h; the simulator's do nothing).
+/* The lock-order checker (kernel/debug/lockdep.h; the simulator's do nothing).
  * ip: the caller of the mutex or sleep function. */
 struct mutex;
 void sched_mutex_acquire(struct mutex *m, bool trylock, uint64_t ip);   /* before waiting; a trylock once taken */

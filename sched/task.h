@@ -9,7 +9,7 @@
 #include "lib/rbtree.h"
 #include "lib/list.h"
 #include "kernel/spinlock.h"
-#include "kernel/lockdep.h"
+#include "kernel/debug/lockdep.h"
 #include "sched/wait.h"
 
 #define TASK_NAME_LEN 16

@@ -39,16 +39,17 @@ LAYERS = ["lib", "arch", "kernel", "sched", "user"]
 # Where each layer lives (boot/ holds only assembly, checked by NASM).
 DIRS = {"lib": "lib", "arch": "arch/x86_64", "kernel": "kernel", "sched": "sched", "user": "user"}
 
-# Headers a lower layer may include from a higher one, and why.
+# Headers a lower layer (or kernel/ subsystem) may include from a higher
+# one, and why.
 SERVICES = {
     # The kernel's services every layer uses, as Linux's arch code uses
     # printk and early_param: printing, dying, boot parameters, tests,
     # locks and error numbers.
-    "kernel/printk.h", "kernel/panic.h", "kernel/params.h", "kernel/ktest.h",
+    "kernel/printk.h", "kernel/panic.h", "kernel/params.h", "kernel/debug/ktest.h",
     "kernel/spinlock.h", "kernel/errno.h",
     # The lock-order checker's types and hooks (a task holds its mutexes'
     # records; a user copy tells it it may fault).
-    "kernel/lockdep.h",
+    "kernel/debug/lockdep.h",
 }
 # The kernel calls the scheduler through its public headers only, and
 # implements sched/platform.h (its trace points and debug dump included).
@@ -75,7 +76,7 @@ KERNEL_ORDER = [
     "kernel/task",        # kernel tasks, processes, threads, fork, exec, signals, futexes
     "kernel/fs/proc",     # /proc: it reads every process
     "kernel/tty",         # the serial port and the console terminal (job control needs processes)
-    "kernel/debug",       # crash=, the debug keys, the trace buffer, the image checksum
+    "kernel/debug",       # crash=, debug keys, trace buffer, image checksum, lockdep, ktest
     "kernel/entry",       # boot, interrupts, system-call dispatch, idle: they call every subsystem
 ]
 # A system call's file (kernel/*/sys_*.c) sits on top of its subsystem:
@@ -150,7 +151,7 @@ def kernel_verdict(src, header):
     if PRIVATE.search(header) and os.path.dirname(included_by.get(src, src)) != os.path.dirname(header):
         return "%s is private to %s/" % (header, os.path.dirname(header))
     mine, theirs = subsystem_of(src), subsystem_of(header)
-    if KERNEL_ORDER.index(theirs) <= KERNEL_ORDER.index(mine):
+    if KERNEL_ORDER.index(theirs) <= KERNEL_ORDER.index(mine) or header in SERVICES:
         return None
     if SYSCALL_FILE.match(included_by.get(src, src)) and theirs != "kernel/entry":
         return None

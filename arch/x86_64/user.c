@@ -10,7 +10,7 @@
 #include "arch/x86_64/gdt.h"
 #include "arch/x86_64/cpu_area.h"
 #include "kernel/errno.h"
-#include "kernel/lockdep.h"
+#include "kernel/debug/lockdep.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 

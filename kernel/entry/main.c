@@ -34,7 +34,7 @@
 #include "kernel/time/heartbeat.h"
 #include "kernel/entry/poweroff_after.h"
 #include "kernel/power.h"
-#include "kernel/ktest.h"
+#include "kernel/debug/ktest.h"
 #include "kernel/debug/crash.h"
 #include "kernel/panic.h"
 #include "kernel/task/kthread.h"

@@ -11,7 +11,7 @@
 #include "arch/x86_64/user.h"
 #include "arch/x86_64/fpu.h"
 #include "kernel/panic.h"
-#include "kernel/lockdep.h"
+#include "kernel/debug/lockdep.h"
 #include "lib/printf.h"
 #include <stdarg.h>
 

@@ -34,7 +34,7 @@
 #include "kernel/percpu.h"
 #include "kernel/smp_call.h"
 #include "kernel/printk.h"
-#include "kernel/lockdep.h"
+#include "kernel/debug/lockdep.h"
 #include "kernel/task/thread.h"
 #include "sched/preempt.h"
 #include "sched/platform.h"

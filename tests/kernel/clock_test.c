@@ -1,7 +1,7 @@
 /* ktest=clock: the tests of arch/x86_64/time.c, through its public interface. */
 #include "arch/x86_64/time.h"
 #include "kernel/printk.h"
-#include "kernel/ktest.h"
+#include "kernel/debug/ktest.h"
 
 KTEST(clock, agrees_with_reference_timer)
 {

@@ -1,7 +1,7 @@
 /* ktest=exceptions: the tests of arch/x86_64/trap.c, through its public interface. */
 #include "arch/x86_64/cpu_area.h"
 #include "kernel/printk.h"
-#include "kernel/ktest.h"
+#include "kernel/debug/ktest.h"
 
 /* Interrupts off: the record is this CPU's, and we must stay on it. */
 KTEST(exceptions, page_fault_is_caught_and_reported)

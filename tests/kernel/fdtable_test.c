@@ -4,7 +4,7 @@
 #include "kernel/fs/pipe.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/mm/pmm.h"
-#include "kernel/ktest.h"
+#include "kernel/debug/ktest.h"
 
 /* The tests: pipes show when a file is really closed (its reader finds the end). */
 

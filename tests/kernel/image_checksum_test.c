@@ -1,6 +1,6 @@
 /* ktest=image_checksum: the tests of kernel/debug/image_checksum.c, through its public interface. */
 #include "kernel/debug/image_checksum.h"
-#include "kernel/ktest.h"
+#include "kernel/debug/ktest.h"
 
 /* A byte of read-only data flipped and flipped back: the checksum sees it. */
 KTEST(image_checksum, sees_a_changed_byte)

@@ -2,7 +2,7 @@
 #include "kernel/fs/fs.h"
 #include "kernel/fs/path_walk.h"
 #include "kernel/fs/ramfs/ramfs.h"
-#include "kernel/ktest.h"
+#include "kernel/debug/ktest.h"
 #include "lib/string.h"
 
 KTEST(initramfs, hello_is_unpacked_and_writable)

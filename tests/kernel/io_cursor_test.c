@@ -1,7 +1,7 @@
 /* ktest=io_cursor: the tests of kernel/fs/io_cursor.c, through its public interface. */
 #include "kernel/fs/io_cursor.h"
 #include "kernel/mm/mm.h"
-#include "kernel/ktest.h"
+#include "kernel/debug/ktest.h"
 #include "sched/preempt.h"
 #include "lib/string.h"
 

@@ -2,7 +2,7 @@
 #include "kernel/mm/kmalloc.h"
 #include "kernel/mm/pmm.h"
 #include "arch/x86_64/memlayout.h"
-#include "kernel/ktest.h"
+#include "kernel/debug/ktest.h"
 #include "lib/string.h"
 
 KTEST(kmalloc, every_size_aligned_and_usable)

@@ -1,5 +1,5 @@
-/* ktest=lockdep: the tests of kernel/lockdep.c, through its public interface. */
-#include "kernel/ktest.h"
+/* ktest=lockdep: the tests of kernel/debug/lockdep.c, through its public interface. */
+#include "kernel/debug/ktest.h"
 #include "sched/task.h"
 #include "sched/platform.h"
 

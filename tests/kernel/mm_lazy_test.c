@@ -2,7 +2,7 @@
  * kernel task switched in after one of its threads (or a vfork() child
  * sharing it) keeps its tables loaded (kernel/mm/mm.c). fuzzlines once saw
  * "PANIC: mm_destroy: the address space is in use on this CPU" so. */
-#include "kernel/ktest.h"
+#include "kernel/debug/ktest.h"
 #include "kernel/mm/mm.h"
 #include "kernel/mm/vmm.h"
 #include "sched/preempt.h"

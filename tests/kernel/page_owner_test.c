@@ -4,7 +4,7 @@
 #include "kernel/mm/kmalloc.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/ksyms.h"
-#include "kernel/ktest.h"
+#include "kernel/debug/ktest.h"
 #include "lib/string.h"
 
 struct held_by {

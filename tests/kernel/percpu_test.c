@@ -1,7 +1,7 @@
 /* ktest=percpu: the tests of kernel/percpu.c, through its public interface. */
 #include "kernel/percpu.h"
 #include "kernel/smp_call.h"
-#include "kernel/ktest.h"
+#include "kernel/debug/ktest.h"
 
 /* Each CPU, asked through an IPI, must find its own struct cpu through GS. */
 static void record_identity(void *arg)

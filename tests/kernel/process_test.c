@@ -6,7 +6,7 @@
 #include "kernel/fs/ramfs/ramfs.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/mm/vmm.h"
-#include "kernel/ktest.h"
+#include "kernel/debug/ktest.h"
 #include "sched/platform.h"
 #include "lib/time_units.h"
 

@@ -2,7 +2,7 @@
 #include "kernel/fs/ramfs/ramfs.h"
 #include "kernel/fs/fs.h"
 #include "kernel/task/process.h"
-#include "kernel/ktest.h"
+#include "kernel/debug/ktest.h"
 #include "kernel/sysctl.h"
 #include "kernel/fs/path_walk.h"
 #include "sched/api.h"

@@ -12,7 +12,7 @@
  * in no task list and their runqueue is no CPU's: the real scheduler never
  * sees them. (The cost of a real switch is user/workloads/schedcost's.)
  */
-#include "kernel/ktest.h"
+#include "kernel/debug/ktest.h"
 #include "kernel/mm/kmalloc.h"
 #include "kernel/printk.h"
 #include "sched/debug.h"

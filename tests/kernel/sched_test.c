@@ -4,7 +4,7 @@
  * seconds, never absolute times. The exact properties are checked on the
  * host against a simulated clock (tests/sim/).
  */
-#include "kernel/ktest.h"
+#include "kernel/debug/ktest.h"
 #include "kernel/task/kthread.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"

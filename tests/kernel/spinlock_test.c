@@ -1,6 +1,6 @@
 /* ktest=spinlock: the tests of kernel/spinlock.c, through its public interface. */
 #include "kernel/smp_call.h"
-#include "kernel/ktest.h"
+#include "kernel/debug/ktest.h"
 #include "sched/preempt.h"
 
 /* Every CPU adds to one counter under the lock; no increment may be lost. */

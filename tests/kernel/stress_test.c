@@ -6,7 +6,7 @@
  * the runqueues consistent. (`ktest=stress stress_seconds=60`; in ktest=all
  * it is skipped unless stress_seconds is set.)
  */
-#include "kernel/ktest.h"
+#include "kernel/debug/ktest.h"
 #include "lib/string.h"
 #include "kernel/task/kthread.h"
 #include "kernel/percpu.h"

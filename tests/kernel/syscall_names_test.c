@@ -1,6 +1,6 @@
 /* ktest=syscall: the tests of kernel/entry/syscall_names.c, through its public interface. */
 #include "kernel/entry/syscall.h"
-#include "kernel/ktest.h"
+#include "kernel/debug/ktest.h"
 #include "lib/string.h"
 
 KTEST(syscall, names_match_their_numbers)

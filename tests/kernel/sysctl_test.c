@@ -1,7 +1,7 @@
 /* ktest=sysctl: the tests of kernel/sysctl.c, through its public interface. */
 #include "kernel/sysctl.h"
 #include "kernel/errno.h"
-#include "kernel/ktest.h"
+#include "kernel/debug/ktest.h"
 
 static int64_t ktest_knob = 5;
 SYSCTL_INT("ktest_knob", ktest_knob, 1, 10, "a tunable for the sysctl tests");

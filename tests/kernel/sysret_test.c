@@ -6,7 +6,7 @@
  * whose fault is blamed on the program: it dies of a general protection
  * fault, and the kernel carries on.
  */
-#include "kernel/ktest.h"
+#include "kernel/debug/ktest.h"
 #include "kernel/task/process.h"
 #include "kernel/task/kthread.h"
 

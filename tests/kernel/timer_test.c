@@ -1,5 +1,5 @@
 /* The timers (kernel/time/timer.c) and the tick they drive (kernel/time/tick.c). */
-#include "kernel/ktest.h"
+#include "kernel/debug/ktest.h"
 #include "kernel/time/timer.h"
 #include "kernel/smp_call.h"
 #include "kernel/time/tick.h"

@@ -2,7 +2,7 @@
 #include "arch/x86_64/user.h"
 #include "arch/x86_64/cpu_area.h"
 #include "kernel/errno.h"
-#include "kernel/ktest.h"
+#include "kernel/debug/ktest.h"
 
 KTEST(user, sysret_only_when_it_cannot_fault)
 {

@@ -1,7 +1,7 @@
 /* ktest=vmm: the tests of kernel/mm/vmm.c, through its public interface. */
 #include "kernel/mm/vmm.h"
 #include "kernel/mm/pmm.h"
-#include "kernel/ktest.h"
+#include "kernel/debug/ktest.h"
 #include "sched/preempt.h"
 #include "arch/x86_64/hooks.h"
 

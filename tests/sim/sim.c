@@ -8,7 +8,7 @@
 #include "tests/host/test.h"
 #include "kernel/sysctl.h"
 #include "kernel/errno.h"
-#include "kernel/ktest.h"
+#include "kernel/debug/ktest.h"
 #include "sched/trace.h"
 #include "sched/check.h"
 
@@ -191,7 +191,7 @@ void spin_lock_nested(struct spinlock *lock, int subclass)
 	spin_lock(lock);
 }
 
-/* The lock-order checker is the kernel's alone (kernel/lockdep.c). */
+/* The lock-order checker is the kernel's alone (kernel/debug/lockdep.c). */
 void sched_mutex_acquire(struct mutex *m, bool trylock, uint64_t ip) { (void)m; (void)trylock; (void)ip; }
 void sched_mutex_release(struct mutex *m) { (void)m; }
 void sched_might_sleep(const char *what, uint64_t ip) { (void)what; (void)ip; }

@@ -89,7 +89,7 @@ class LayersTest(unittest.TestCase):
 
     def test_an_included_test_is_held_to_its_sources_subsystem(self):
         root = self.tree({"kernel/mm/pmm.c": '#include "tests/kernel/included/pmm_test.c"\n',
-                          "tests/kernel/included/pmm_test.c": '#include "kernel/ktest.h"\n#include "kernel/task/kthread.h"\n'})
+                          "tests/kernel/included/pmm_test.c": '#include "kernel/debug/ktest.h"\n#include "kernel/task/kthread.h"\n'})
         self.assertEqual([(p[0], p[2]) for p in layers.check(root)],
                          [("tests/kernel/included/pmm_test.c", "kernel/task/kthread.h")])
 

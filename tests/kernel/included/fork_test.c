@@ -1,5 +1,5 @@
 /* ktest=fork: the tests of kernel/task/fork.c, #included at its end for its static functions and data. */
-#include "kernel/ktest.h"
+#include "kernel/debug/ktest.h"
 
 /*
  * Tests: every allocation a fork or a clone makes can fail, and each

@@ -1,5 +1,5 @@
 /* ktest=fs: the tests of kernel/fs/fs.c, #included at its end for its static functions and data. */
-#include "kernel/ktest.h"
+#include "kernel/debug/ktest.h"
 
 /* The tests work in /tmp/ktest-fs. */
 

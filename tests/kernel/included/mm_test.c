@@ -1,5 +1,5 @@
 /* ktest=mm: the tests of kernel/mm/mm.c, #included at its end for its static functions and data. */
-#include "kernel/ktest.h"
+#include "kernel/debug/ktest.h"
 
 static size_t pages_in_use(void)
 {

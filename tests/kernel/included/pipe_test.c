@@ -1,5 +1,5 @@
 /* ktest=pipe: the tests of kernel/fs/pipe.c, #included at its end for its static functions and data. */
-#include "kernel/ktest.h"
+#include "kernel/debug/ktest.h"
 #include "kernel/task/kthread.h"
 
 /* The tests, in kernel tasks, with kernel buffers. */

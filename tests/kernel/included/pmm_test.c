@@ -1,5 +1,5 @@
 /* ktest=pmm: the tests of kernel/mm/pmm.c, #included at its end for its static functions and data. */
-#include "kernel/ktest.h"
+#include "kernel/debug/ktest.h"
 
 KTEST(pmm, alloc_free_returns_every_page)
 {

@@ -1,5 +1,5 @@
 /* ktest=ramfs_file: the tests of kernel/fs/ramfs/ramfs_file.c, #included at its end for its static functions and data. */
-#include "kernel/ktest.h"
+#include "kernel/debug/ktest.h"
 
 /* The tests: an inode of their own, never named. */
 

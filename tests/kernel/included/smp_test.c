@@ -1,7 +1,7 @@
 /* ktest=smp: the tests of kernel/entry/smp_boot.c (#included at its end for its static
  * maxcpus) and of kernel/smp_call.c. */
 #include "kernel/smp_call.h"
-#include "kernel/ktest.h"
+#include "kernel/debug/ktest.h"
 
 static void count_ipi(void *arg)
 {

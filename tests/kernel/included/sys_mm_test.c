@@ -1,5 +1,5 @@
 /* ktest=sys_mm: the tests of kernel/mm/sys_mm.c, #included at its end for its static functions and data. */
-#include "kernel/ktest.h"
+#include "kernel/debug/ktest.h"
 
 static long mmap_anon(struct mm *mm, uint64_t addr, uint64_t len, uint64_t prot, uint64_t flags)
 {

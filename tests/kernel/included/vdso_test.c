@@ -1,5 +1,5 @@
 /* ktest=vdso: the tests of kernel/mm/vdso.c, #included at its end for its static functions and data. */
-#include "kernel/ktest.h"
+#include "kernel/debug/ktest.h"
 
 KTEST(vdso, the_image_is_an_elf_file_and_the_data_the_kernel_clock)
 {

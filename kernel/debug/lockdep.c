@@ -1,5 +1,5 @@
 /*
- * The lock-order checker: see kernel/lockdep.h for what it finds, and
+ * The lock-order checker: see kernel/debug/lockdep.h for what it finds, and
  * docs/debugging.md for how to read its report.
  *
  * The state: a table of classes (found by the name's address, then by its
@@ -17,7 +17,7 @@
  * graph_lock, and only a new edge searches the graph for a cycle, so the
  * work is bounded by the tables' sizes and is done once per pair.
  */
-#include "kernel/lockdep.h"
+#include "kernel/debug/lockdep.h"
 #include "kernel/params.h"
 #include "kernel/printk.h"
 #include "kernel/panic.h"
@@ -129,7 +129,7 @@ static bool report_begin(void)
 static void out_of(const char *what)
 {
 	if (report_begin())
-		pr_warn("lockdep: out of %s (kernel/lockdep.c): checking stops", what);
+		pr_warn("lockdep: out of %s (kernel/debug/lockdep.c): checking stops", what);
 }
 
 static int key_lookup(const char *name, uint16_t kind_sub)

@@ -1,5 +1,5 @@
 #include <stdarg.h>
-#include "kernel/ktest.h"
+#include "kernel/debug/ktest.h"
 #include "kernel/printk.h"
 #include "arch/x86_64/time.h"
 #include "lib/printf.h"
