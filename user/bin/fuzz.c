@@ -838,33 +838,21 @@ struct task_view {
 	bool deaf_to_tick;
 };
 
-/* A /proc file's text into buf, NUL-terminated: read, not fopen()ed, so
- * that the parent's watching takes no heap (the leak check counts it). */
-static char *read_text(const char *path, char *buf, size_t size)
-{
-	int fd = open(path, O_RDONLY);
-	ssize_t n = 0, got;
-	while (fd >= 0 && (size_t)n < size - 1 && (got = read(fd, buf + n, size - 1 - (size_t)n)) > 0)
-		n += got;
-	if (fd >= 0)
-		close(fd);
-	buf[n] = '\0';
-	return buf;
-}
-
 static struct task_view task_view(pid_t pid, int tid)
 {
 	char path[64], text[2048];
 	struct task_view v = { 0, false };
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", pid, tid);
-	char *end = strrchr(read_text(path, text, sizeof(text)), ')');
-	if (end && end[1] == ' ')
-		v.state = end[2];
+	const char *paren = strrchr(read_text(path, text, sizeof(text)), ')');
+	if (paren && paren[1] == ' ')
+		v.state = paren[2];
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/status", pid, tid);
 	read_text(path, text, sizeof(text));
-	for (char *line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
+	for (const char *line = text, *end; *line; line = *end ? end + 1 : end) {
+		end = line_end(line);
 		if (strncmp(line, "SigBlk:", 7) == 0 || strncmp(line, "SigIgn:", 7) == 0)
 			v.deaf_to_tick |= strtoull(line + 7, NULL, 16) >> (SIGALRM - 1) & 1;
+	}
 	return v;
 }
 
@@ -903,8 +891,9 @@ static bool report_stuck(struct slot *s, const struct thread_view *t, bool other
 	char path[64], stack[2048] = "", text[1536];
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/stack", s->pid, v.tid);
 	read_text(path, text, sizeof(text));
-	for (char *line = text, *next; *line; line = next) {
-		next = strchr(line, '\n') ? strchr(line, '\n') + 1 : line + strlen(line);
+	for (const char *line = text, *next; *line; line = next) {
+		next = line_end(line);
+		next += *next == '\n';
 		if (strlen(stack) + (size_t)(next - line) + 9 < sizeof(stack))
 			strncat(strcat(stack, "fuzz:   "), line, (size_t)(next - line));
 	}

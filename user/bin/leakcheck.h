@@ -68,17 +68,31 @@ struct owners {
 	size_t len;
 };
 
-static inline void owners_read(struct owners *o)
+/* A file's text into buf, NUL-terminated: read(), not stdio, so that the
+ * reading takes no heap the figures would count. */
+static inline char *read_text(const char *path, char *buf, size_t size)
 {
-	o->len = 0;
-	int fd = open("/proc/page_owner", O_RDONLY);
-	ssize_t n = 0;
-	while (fd >= 0 && o->len < sizeof(o->text) - 1 &&
-	       (n = read(fd, o->text + o->len, sizeof(o->text) - 1 - o->len)) > 0)
-		o->len += (size_t)n;
+	int fd = open(path, O_RDONLY);
+	size_t n = 0;
+	ssize_t got;
+	while (fd >= 0 && n < size - 1 && (got = read(fd, buf + n, size - 1 - n)) > 0)
+		n += (size_t)got;
 	if (fd >= 0)
 		close(fd);
-	o->text[o->len] = '\0';
+	buf[n] = '\0';
+	return buf;
+}
+
+static inline void owners_read(struct owners *o)
+{
+	o->len = strlen(read_text("/proc/page_owner", o->text, sizeof(o->text)));
+}
+
+/* Where a line of text ends: its newline, or the text's end. */
+static inline const char *line_end(const char *line)
+{
+	const char *end = strchr(line, '\n');
+	return end ? end : line + strlen(line);
 }
 
 /* A line's count and bytes, and its key: the kind and the place, which is
@@ -105,9 +119,7 @@ static inline struct owner_line owners_find(const struct owners *in, const struc
 {
 	struct owner_line l, none = { 0 };
 	for (const char *line = in->text, *end; *line; line = *end ? end + 1 : end) {
-		end = strchr(line, '\n');
-		if (!end)
-			end = line + strlen(line);
+		end = line_end(line);
 		if (!owner_parse(line, end, &l) && !strcmp(l.kind, key->kind) && l.place_len == key->place_len &&
 		    !memcmp(l.place, key->place, l.place_len))
 			return l;
@@ -122,9 +134,7 @@ static inline void owners_print_changes(const char *who, const struct owners *be
 	const struct owners *sides[2] = { after, before };
 	for (int side = 0; side < 2; side++) {
 		for (const char *line = sides[side]->text, *end; *line; line = *end ? end + 1 : end) {
-			end = strchr(line, '\n');
-			if (!end)
-				end = line + strlen(line);
+			end = line_end(line);
 			struct owner_line l;
 			if (owner_parse(line, end, &l))
 				continue;
